@@ -1,0 +1,80 @@
+"""Agents by name, as typed after ``--vs`` or in the arena: ``random``, ``bot:expert`` ...
+
+``bot[:level]`` loads ``dicehall.bots.<game>.Bot(level=...)``, so each game's own
+bot slots in without the front ends knowing it. Generic agents register a factory
+in ``GENERIC_AGENTS``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import Any
+
+from dicehall.core.errors import DicehallError
+from dicehall.core.match import Agent
+
+AgentFactory = Callable[[str, str | None, int | None], Agent]
+
+
+def _random(game: str, arg: str | None, seed: int | None) -> Agent:
+    from dicehall.bots.random import RandomBot
+
+    return RandomBot(seed=seed)
+
+
+#: name -> factory(game, argument after the colon, seed)
+GENERIC_AGENTS: dict[str, AgentFactory] = {"random": _random}
+
+
+class AgentSpecError(DicehallError, ValueError):
+    """An agent name that is not known for the game."""
+
+
+def game_bot_module(game: str) -> Any | None:
+    """The game's own bot package, or None if the game has none yet."""
+    try:
+        return importlib.import_module(f"dicehall.bots.{game}")
+    except ModuleNotFoundError as exc:
+        if exc.name and exc.name.startswith(f"dicehall.bots.{game}"):
+            return None
+        raise
+
+
+def agent_names(game: str) -> list[str]:
+    """Every spec accepted for ``game``, for help texts and error messages."""
+    names = ["human", *GENERIC_AGENTS]
+    module = game_bot_module(game)
+    if module is not None:
+        levels = getattr(module, "LEVELS", ())
+        names += ["bot"] + [f"bot:{lvl}" for lvl in levels]
+    return names
+
+
+def make_agent(game: str, spec: str, seed: int | None = None) -> Agent | None:
+    """Build the agent named ``spec`` for ``game``; ``human`` gives None (a person plays).
+
+    >>> make_agent("backgammon", "random", seed=1).name
+    'random'
+    """
+    name, _, arg = spec.strip().lower().partition(":")
+    if name == "human":
+        return None
+    if name in GENERIC_AGENTS:
+        return GENERIC_AGENTS[name](game, arg or None, seed)
+    if name == "bot":
+        module = game_bot_module(game)
+        if module is None:
+            raise AgentSpecError(
+                f"{game} has no bot yet; choose one of: {', '.join(agent_names(game))}"
+            )
+        level = arg or getattr(module, "DEFAULT_LEVEL", None)
+        try:
+            return module.Bot(level=level, seed=seed)  # type: ignore[no-any-return]
+        except (ValueError, KeyError) as exc:
+            raise AgentSpecError(
+                f"unknown level {arg!r} for {game}; choose one of: {', '.join(agent_names(game))}"
+            ) from exc
+    raise AgentSpecError(
+        f"unknown opponent {spec!r} for {game}; choose one of: {', '.join(agent_names(game))}"
+    )

@@ -1,0 +1,44 @@
+"""Helpers shared by the sub-commands: options, errors, the console."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import typer
+from rich.console import Console
+
+from dicehall.core.errors import DicehallError
+from dicehall.core.game import Game
+from dicehall.core.options import parse_option_pairs
+from dicehall.core.registry import load_game
+
+console = Console(highlight=False)
+err_console = Console(stderr=True, highlight=False)
+
+
+@contextmanager
+def friendly_errors() -> Iterator[None]:
+    """Turn our own errors into a red one-line message and exit status 2."""
+    try:
+        yield
+    except DicehallError as exc:
+        err_console.print(f"[bold red]error:[/] {exc}")
+        raise typer.Exit(2) from None
+    except FileNotFoundError as exc:
+        err_console.print(f"[bold red]error:[/] {exc.filename}: no such file")
+        raise typer.Exit(2) from None
+
+
+def build_game(name: str, pairs: list[str] | None, **shortcuts: Any) -> Game:
+    """Load ``name`` with ``--option k=v`` pairs plus shortcut flags that are set."""
+    options: dict[str, Any] = dict(parse_option_pairs(pairs or []))
+    options.update({k: v for k, v in shortcuts.items() if v is not None})
+    return load_game(name, **options)
+
+
+def interactive() -> bool:
+    """True when a person types at a terminal (not a pipe)."""
+    return sys.stdin.isatty()

@@ -1,0 +1,44 @@
+"""Entry point of the ``dicehall`` command: each sub-command lives in its own module."""
+
+from __future__ import annotations
+
+import importlib
+
+import typer
+
+app = typer.Typer(
+    name="dicehall",
+    help="Backgammon, Coin Rows and White Die: play, replay, analyse and pit bots.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+# Modules that add commands to ``app``; a module missing from an install is skipped.
+COMMAND_MODULES = [
+    "dicehall.cli.play",
+    "dicehall.cli.replay",
+    "dicehall.cli.analyze",
+    "dicehall.cli.train",
+    "dicehall.cli.arena",
+    "dicehall.cli.serve",
+    "dicehall.cli.verify",
+    "dicehall.cli.solve",
+]
+
+
+def _load_commands() -> None:
+    for name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name == name:
+                continue
+            raise
+        module.register(app)
+
+
+def main() -> None:
+    """Run the command line."""
+    _load_commands()
+    app()

@@ -1,0 +1,36 @@
+"""Backgammon in the terminal: a coloured board and move help."""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from dicehall.core.game import State
+
+
+def render(state: State, perspective: int | None) -> Text:
+    """The ASCII board with X in bold cyan and O in bold magenta."""
+    text = Text()
+    for line in state.render(perspective).splitlines():
+        if line.lstrip().startswith(("|", "+")):
+            for ch in line:
+                style = {"X": "bold cyan", "O": "bold magenta"}.get(ch, "dim" if ch in "|+-" else "")
+                text.append(ch, style=style)
+        else:
+            text.append(line, style="bold" if "on roll" in line or "to play" in line else "")
+        text.append("\n")
+    return text
+
+
+def help(state: State) -> str:
+    return (
+        "Moves use your own point numbers (24 down to 1), e.g. 24/18 13/11, bar/22*, 6/off,\n"
+        "8/5(2) or 13/7/5; any order, hits marked with * or not. 'pass' when you cannot move."
+    )
+
+
+def summary(state: State) -> str:
+    returns = state.returns()
+    winner = 0 if returns[0] > 0 else 1
+    points = int(abs(returns[0]))
+    kind = {1: "a single game", 2: "a gammon", 3: "a backgammon"}.get(points, f"{points}")
+    return f"Seat {winner + 1} wins {kind} ({points} point{'s' * (points != 1)})."

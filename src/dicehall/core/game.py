@@ -1,0 +1,158 @@
+"""The protocol every game implements: a ``Game`` that makes ``State`` values.
+
+Chance is explicit: a state whose ``current_player()`` is ``CHANCE`` lists its
+outcomes with exact probabilities, and an outcome is applied like any decision.
+That is what lets one search algorithm, one replay routine and one fair-dice
+source serve every game.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Hashable, Mapping, Sequence
+from fractions import Fraction
+from typing import Any, ClassVar
+
+from dicehall.core.errors import IllegalActionError
+from dicehall.core.options import Option, OptionValue, resolve_options
+
+#: ``current_player()`` of a state where dice (or another chance event) decide.
+CHANCE = -1
+#: ``current_player()`` of a finished game.
+TERMINAL = -2
+
+Action = Hashable
+"""An action is any immutable, hashable value; each game defines its own type."""
+
+
+class Game(ABC):
+    """A game with its options fixed; makes initial states.
+
+    Subclasses set ``name``, ``title``, ``min_players``, ``max_players`` and
+    ``option_specs`` and implement ``new_initial_state``.
+    """
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 2
+    option_specs: ClassVar[tuple[Option, ...]] = ()
+
+    def __init__(self, **options: Any) -> None:
+        self.options: Mapping[str, OptionValue] = resolve_options(
+            self.name, self.option_specs, options
+        )
+
+    @property
+    def num_players(self) -> int:
+        """Number of seats in this game (an option for some games)."""
+        players = self.options.get("players")
+        return int(players) if players is not None else self.min_players
+
+    @abstractmethod
+    def new_initial_state(self) -> State:
+        """The state before the first action (often a chance node: the opening roll)."""
+
+    def __repr__(self) -> str:
+        changed = {
+            o.name: self.options[o.name]
+            for o in self.option_specs
+            if self.options[o.name] != o.default
+        }
+        args = "".join(f", {k}={v!r}" for k, v in changed.items())
+        return f"load_game({self.name!r}{args})"
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Game)
+            and other.name == self.name
+            and dict(other.options) == dict(self.options)
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.name, tuple(sorted(self.options.items()))))
+
+
+class State(ABC):
+    """A position of a game: an immutable value, changed only by ``apply``.
+
+    Every state knows its ``game``; seats are numbered from 0.
+    """
+
+    game: Game
+
+    # -- whose turn -----------------------------------------------------
+    @abstractmethod
+    def current_player(self) -> int:
+        """The seat to act, or ``CHANCE``, or ``TERMINAL``."""
+
+    def is_terminal(self) -> bool:
+        """True when the game is over."""
+        return self.current_player() == TERMINAL
+
+    def is_chance_node(self) -> bool:
+        """True when dice (not a player) decide the next action."""
+        return self.current_player() == CHANCE
+
+    # -- actions --------------------------------------------------------
+    @abstractmethod
+    def legal_actions(self) -> Sequence[Action]:
+        """Every legal action (at a chance node: every outcome), each once."""
+
+    def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
+        """Outcomes of a chance node with exact probabilities that sum to 1."""
+        raise IllegalActionError("chance", "this state is not a chance node")
+
+    def chance_dice(self) -> int:
+        """How many six-sided dice this chance node rolls (0 if it is not dice)."""
+        return 0
+
+    def outcome_from_dice(self, faces: Sequence[int]) -> Action:
+        """The chance outcome that the rolled ``faces`` (1..6 each) produce."""
+        raise NotImplementedError(f"{self.game.name} does not roll dice here")
+
+    @abstractmethod
+    def apply(self, action: Action) -> State:
+        """The state after ``action``; raises ``IllegalActionError`` if it is not legal."""
+
+    @abstractmethod
+    def returns(self) -> list[float]:
+        """The payoff of each seat (all zeros until the game is over)."""
+
+    # -- text -----------------------------------------------------------
+    @abstractmethod
+    def action_to_text(self, action: Action) -> str:
+        """The canonical text of ``action`` in this state (e.g. ``24/18 13/11``)."""
+
+    @abstractmethod
+    def parse_action(self, text: str) -> Action:
+        """The legal action a player means by ``text``, or ``IllegalActionError``."""
+
+    def legal_texts(self) -> list[str]:
+        """Canonical texts of all legal actions, in ``legal_actions()`` order."""
+        return [self.action_to_text(a) for a in self.legal_actions()]
+
+    def apply_text(self, text: str) -> State:
+        """Parse ``text`` and apply it: the convenient path for people and records."""
+        return self.apply(self.parse_action(text))
+
+    def render(self, perspective: int | None = None) -> str:
+        """The board as plain text, drawn for ``perspective`` (default: the seat to act)."""
+        return str(self)
+
+    @abstractmethod
+    def __str__(self) -> str:
+        """The board as plain text."""
+
+    @abstractmethod
+    def __eq__(self, other: object) -> bool:
+        """States are values: equal when they describe the same position."""
+
+    @abstractmethod
+    def __hash__(self) -> int:
+        """Hashable so states can key transposition tables."""
+
+    def illegal(self, text: str, reason: str) -> IllegalActionError:
+        """An ``IllegalActionError`` for ``text`` listing the legal actions here."""
+        legal = [] if self.is_terminal() else self.legal_texts()
+        return IllegalActionError(text, reason, legal)

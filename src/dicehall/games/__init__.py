@@ -1,0 +1,1 @@
+"""The games: pure rules engines behind the core protocol."""

@@ -1,0 +1,40 @@
+"""Backgammon: the standard game, GNU Backgammon notations, text rendering.
+
+>>> from dicehall import load_game
+>>> game = load_game("backgammon")
+>>> state = game.new_initial_state().apply_text("3-1")   # seat 0 rolled 3, seat 1 rolled 1
+>>> state.action_to_text(state.parse_action("8/5 6/5"))
+'8/5 6/5'
+"""
+
+from dicehall.games.backgammon.notation import (
+    decode_position_id,
+    encode_position_id,
+    format_play,
+)
+from dicehall.games.backgammon.rules import (
+    BAR,
+    OFF,
+    START_SIDE,
+    Backgammon,
+    BackgammonState,
+    Play,
+    Roll,
+    generate_plays,
+    pip_count,
+)
+
+__all__ = [
+    "BAR",
+    "OFF",
+    "START_SIDE",
+    "Backgammon",
+    "BackgammonState",
+    "Play",
+    "Roll",
+    "decode_position_id",
+    "encode_position_id",
+    "format_play",
+    "generate_plays",
+    "pip_count",
+]

@@ -1,0 +1,269 @@
+"""Backgammon notation: move text (``24/18 13/11``, ``bar/22*``, ``8/5(2)``) and
+GNU Backgammon Position IDs.
+
+>>> from dicehall import load_game
+>>> s = load_game("backgammon").new_initial_state().apply_text("6-4")
+>>> s.parse_action("13/7 24/20") == s.parse_action("24/20 13/7")
+True
+>>> s.action_to_text(s.parse_action("13/7 24/20"))
+'24/20 13/7'
+"""
+
+from __future__ import annotations
+
+import base64
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from dicehall.core.errors import IllegalActionError
+from dicehall.games.backgammon.rules import (
+    BAR,
+    CHECKERS,
+    OFF,
+    Board,
+    Play,
+    Roll,
+    Step,
+    move_step,
+)
+
+if TYPE_CHECKING:
+    from dicehall.games.backgammon.rules import Action, BackgammonState
+
+
+def point_text(point: int) -> str:
+    """``bar``, ``off`` or the point number, in the mover's numbering."""
+    return "bar" if point == BAR else "off" if point == OFF else str(point)
+
+
+def format_play(board: Board, steps: Sequence[Step]) -> str:
+    """Canonical text of a play: one checker's consecutive steps joined (``13/5``),
+    a hit on the way kept (``13/7*/5``), repeats counted (``8/5(2)``), highest first."""
+    if not steps:
+        return "pass"
+    mine, theirs = list(board[0]), list(board[1])
+    paths: list[list[tuple[int, bool]]] = []
+    for src, dst in steps:
+        hit = move_step(mine, theirs, src, dst)
+        paths.append([(src, False), (dst, hit)])
+    merged = True
+    while merged:
+        merged = False
+        for i, a in enumerate(paths):
+            end = a[-1][0]
+            if end == OFF:
+                continue
+            for j, b in enumerate(paths):
+                if i != j and b[0][0] == end:
+                    paths[i] = a + b[1:]
+                    del paths[j]
+                    merged = True
+                    break
+            if merged:
+                break
+    texts: dict[tuple[int, ...], tuple[str, int]] = {}
+    for path in paths:
+        shown = [path[0]] + [p for p in path[1:-1] if p[1]] + [path[-1]]
+        key = tuple(p for p, _ in shown)
+        text = "/".join(point_text(p) + ("*" if hit else "") for p, hit in shown)
+        if key in texts:
+            old, n = texts[key]
+            # identical routes: keep any hit mark, count the checkers
+            texts[key] = (old if "*" in old else text, n + 1)
+        else:
+            texts[key] = (text, 1)
+    order = sorted(texts, key=lambda k: tuple(-p for p in k))
+    return " ".join(t + (f"({n})" if n > 1 else "") for t, n in (texts[k] for k in order))
+
+
+_POINT = r"(?:bar|b|off|o|\d{1,2})"
+_TOKEN = re.compile(rf"^({_POINT}\*?(?:/{_POINT}\*?)+)(?:\((\d)\))?$")
+_PASS = {"", "pass", "none", "no move", "nomove", "cannot move", "-", "0"}
+
+
+def _point_value(text: str) -> int:
+    if text in ("bar", "b"):
+        return BAR
+    if text in ("off", "o"):
+        return OFF
+    value = int(text)
+    if not 0 <= value <= 25:
+        raise ValueError(f"there is no point {value}; points are 1..24, bar and off")
+    return value
+
+
+def _parse_segments(text: str) -> list[tuple[list[int], set[int], int]]:
+    """Split move text into (points along the path, hit-marked points, count)."""
+    norm = text.lower().replace(",", " ").replace("\\", "/")
+    # accept 24-18 as 24/18 (not inside parentheses)
+    norm = re.sub(r"(?<=[\w*])-(?=\w)", "/", norm)
+    norm = re.sub(r"\s*/\s*", "/", norm)
+    norm = re.sub(r"\s+\(", "(", norm)
+    segments = []
+    for token in norm.split():
+        m = _TOKEN.match(token)
+        if not m:
+            raise ValueError(
+                f"cannot read {token!r}: write moves like 24/18 13/11, bar/22*, 6/off, 8/5(2)"
+            )
+        points, marks = [], set()
+        for part in m.group(1).split("/"):
+            value = _point_value(part.rstrip("*"))
+            if part.endswith("*"):
+                marks.add(value)
+            points.append(value)
+        count = int(m.group(2) or 1)
+        if count < 1 or count > 4:
+            raise ValueError(f"{token!r}: a count in brackets must be 1..4")
+        for a, b in zip(points, points[1:], strict=False):
+            if b >= a:
+                raise ValueError(
+                    f"{token!r}: checkers move from higher to lower points "
+                    "(in your own numbering: bar=25 down to off=0)"
+                )
+        if points[0] == OFF:
+            raise ValueError(f"{token!r}: a move cannot start from off")
+        segments.append((points, marks, count))
+    return segments
+
+
+def parse_action(state: BackgammonState, text: str) -> Action:
+    """The legal action ``text`` means in ``state``; see the module doc for the forms."""
+    raw = text
+    text = text.strip().lower()
+    player = state.current_player()
+    if state.is_terminal():
+        raise IllegalActionError(raw, "the game is over")
+    if state.is_chance_node():
+        digits = re.findall(r"[1-6]", text)
+        if len(digits) != 2 or re.search(r"[07-9]", text):
+            raise state.illegal(raw, "roll the dice: write two dice 1..6 like 5-3")
+        a, b = int(digits[0]), int(digits[1])
+        return Roll(a, b) if state.opening else Roll(max(a, b), min(a, b))
+    assert player >= 0
+    legal = list(state.play_results())
+    if text in _PASS:
+        if len(legal) == 1 and not legal[0][0].steps:
+            return legal[0][0]
+        raise state.illegal(raw, "you have a legal play and must make it")
+    try:
+        segments = _parse_segments(text)
+    except ValueError as exc:
+        raise state.illegal(raw, str(exc)) from None
+    mine = list(state.board[0])
+    explicit_hits: set[int] = set()
+    for points, marks, count in segments:
+        mine[points[0]] -= count
+        mine[points[-1]] += count
+        explicit_hits |= marks
+        for p in points[1:-1]:
+            if p != OFF and state.board[1][25 - p] == 1:
+                explicit_hits.add(p)
+    short = [p for p in range(26) if mine[p] < 0]
+    if short:
+        p = short[0]
+        have = state.board[0][p]
+        where = "on the bar" if p == BAR else f"on point {p}"
+        raise state.illegal(raw, f"you have {have} checker{'s' * (have != 1)} {where}")
+    target = tuple(mine)
+    candidates = [(play, board) for play, board in legal if board[0] == target]
+    if not candidates:
+        raise state.illegal(raw, _why_not(state, segments))
+    if len(candidates) == 1:
+        return candidates[0][0]
+
+    def hits(board: Board) -> set[int]:
+        before = state.board[1]
+        return {p for p in range(1, 25) if before[25 - p] == 1 and board[1][25 - p] == 0}
+
+    exact = [play for play, board in candidates if hits(board) == explicit_hits]
+    if len(exact) == 1:
+        return exact[0]
+    wider = [play for play, board in candidates if explicit_hits <= hits(board)]
+    if len(wider) == 1:
+        return wider[0]
+    options = " or ".join(state.action_to_text(p) for p, _ in candidates)
+    raise state.illegal(raw, f"ambiguous: it could be {options}; write the one you mean")
+
+
+def _why_not(state: BackgammonState, segments: list[tuple[list[int], set[int], int]]) -> str:
+    """A short reason a well-formed but illegal play is not allowed."""
+    assert state.dice is not None
+    d1, d2 = state.dice
+    dice = f"{d1}-{d2}"
+    if state.board[0][BAR] and not any(points[0] == BAR for points, _, _ in segments):
+        return f"a checker on the bar must enter before any other moves ({dice})"
+    if any(points[-1] == OFF for points, _, _ in segments) and any(
+        state.board[0][i] for i in range(7, 26)
+    ):
+        return "you can bear off only when all 15 checkers are in your home board"
+    steps_possible = max((len(p.steps) for p, _ in state.play_results()), default=0)
+    pips = sum((points[0] - points[-1]) * count for points, _, count in segments)
+    total = d1 * 4 if d1 == d2 else d1 + d2
+    if pips < total and all(points[-1] != OFF for points, _, _ in segments):
+        need = "all four moves" if d1 == d2 else "both dice"
+        if steps_possible < (4 if d1 == d2 else 2):
+            need = f"{steps_possible} of the dice" if steps_possible != 1 else "one die"
+        return f"you must use {need} where possible ({dice})"
+    return f"not a legal play of {dice} (blocked point, wrong distance or wrong order)"
+
+
+# -- GNU Backgammon Position ID -------------------------------------------------
+
+
+def encode_position_id(board: Board) -> str:
+    """Position ID of ``board`` (``board[0]``: the player on roll).
+
+    GNU Backgammon 1.07 writes the player *not* on roll first: for each of his
+    points 1..24 and then the bar, one 1-bit per checker and a 0-bit; then the
+    same for the player on roll; 80 bits, little-endian, base64 without padding.
+
+    >>> from dicehall.games.backgammon.rules import START_SIDE
+    >>> encode_position_id((START_SIDE, START_SIDE))
+    '4HPwATDgc/ABMA'
+    """
+    bits: list[int] = []
+    for side in (board[1], board[0]):
+        for i in range(1, 26):
+            bits.extend([1] * side[i])
+            bits.append(0)
+    data = bytearray(10)
+    for k, bit in enumerate(bits):
+        if bit:
+            data[k // 8] |= 1 << (k % 8)
+    return base64.b64encode(bytes(data)).decode("ascii").rstrip("=")
+
+
+def decode_position_id(pid: str) -> Board:
+    """The board (player on roll first) of a GNU Backgammon Position ID.
+
+    >>> decode_position_id("4HPwATDgc/ABMA")[0][13]
+    5
+    """
+    pid = pid.strip()
+    if not re.fullmatch(r"[A-Za-z0-9+/]{14}", pid):
+        raise ValueError(f"{pid!r} is not a Position ID: expected 14 base64 characters")
+    data = base64.b64decode(pid + "==")
+    bits = [(data[k // 8] >> (k % 8)) & 1 for k in range(80)]
+    sides: list[list[int]] = []
+    k = 0
+    for _ in range(2):
+        side = [0] * 26
+        for i in range(1, 26):
+            while k < 80 and bits[k]:
+                side[i] += 1
+                k += 1
+            k += 1
+            if k > 80:
+                raise ValueError(f"{pid!r} is not a valid Position ID (runs past 80 bits)")
+        total = sum(side)
+        if total > CHECKERS:
+            raise ValueError(f"{pid!r} has {total} checkers for one side (at most 15)")
+        side[OFF] = CHECKERS - total
+        sides.append(side)
+    opponent, on_roll = sides
+    for i in range(1, 25):
+        if on_roll[i] and opponent[25 - i]:
+            raise ValueError(f"{pid!r} puts both colours on one point")
+    return (tuple(on_roll), tuple(opponent))
