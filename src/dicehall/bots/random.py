@@ -22,7 +22,7 @@ class RandomBot:
         self._rng = random.Random(seed)
 
     def act(self, state: State) -> Action:
-        actions = state.legal_actions()
+        actions: list[Action] = list(state.legal_actions())
         if not actions:
             raise ValueError("no legal action to choose from")
         return actions[self._rng.randrange(len(actions))]

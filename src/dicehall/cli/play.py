@@ -179,9 +179,7 @@ def register(app: typer.Typer) -> None:
         ] = None,
         players: Annotated[int | None, typer.Option(help="number of players (whitedie)")] = None,
         purse: Annotated[int | None, typer.Option(help="starting purse (coinrows)")] = None,
-        scoring: Annotated[
-            str | None, typer.Option(help="single or standard (backgammon)")
-        ] = None,
+        scoring: Annotated[str | None, typer.Option(help="single or standard (backgammon)")] = None,
         confirm: Annotated[
             bool | None,
             typer.Option(help="ask to confirm each move (default: at a terminal only)"),
@@ -196,12 +194,18 @@ def register(app: typer.Typer) -> None:
 
         with friendly_errors():
             record = Record.load(resume) if resume else None
-            g = record.load_game() if record else build_game(
-                game, option, players=players, purse=purse, scoring=scoring
+            g = (
+                record.load_game()
+                if record
+                else build_game(game, option, players=players, purse=purse, scoring=scoring)
             )
             if not 1 <= seat <= g.num_players:
                 raise typer.BadParameter(f"--seat must be 1..{g.num_players}")
+            if record is not None and seed is None:
+                seed = record.meta.get("seed")
             dice = SeededDice(seed)
+            if record is not None:
+                dice.skip(list(record.states())[:-1])
             agents: list[Agent | None] = []
             names: list[str] = []
             for i in range(g.num_players):
@@ -215,9 +219,9 @@ def register(app: typer.Typer) -> None:
             match = Match(g, agents, dice, record=record, players=names)
             if record is None:
                 match.record.meta["seed"] = dice.seed
+            seats = ", ".join(f"seat {i + 1}: {n}" for i, n in enumerate(names))
             console.print(
-                f"[bold]{g.title}[/] — {', '.join(f'seat {i + 1}: {n}' for i, n in enumerate(names))}"
-                f"   [dim](seed {dice.seed}; type help for commands)[/]"
+                f"[bold]{g.title}[/] — {seats}   [dim](seed {dice.seed}; type help for commands)[/]"
             )
             run_game(
                 match,

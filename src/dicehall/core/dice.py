@@ -56,6 +56,13 @@ class SeededDice:
         outcomes = [(a, Fraction(p)) for a, p in outcomes]
         return _exact_pick(outcomes, self._rng.randrange(_denominator(outcomes)))
 
+    def skip(self, states: Iterable[State]) -> None:
+        """Consume the rolls that the chance nodes among ``states`` used, so that a game
+        resumed from its record continues with the same dice it would have had."""
+        for state in states:
+            if state.is_chance_node():
+                resolve_chance(state, self)
+
     def __repr__(self) -> str:
         return f"SeededDice({self.seed})"
 
@@ -89,6 +96,9 @@ class ScriptedDice:
 def resolve_chance(state: State, dice: Dice) -> Action:
     """The outcome ``dice`` produce at the chance node ``state``."""
     count = state.chance_dice()
+    outcome: Action
     if count:
-        return state.outcome_from_dice(dice.roll(count))
-    return dice.choose(state.chance_outcomes())
+        outcome = state.outcome_from_dice(dice.roll(count))
+    else:
+        outcome = dice.choose(state.chance_outcomes())
+    return outcome

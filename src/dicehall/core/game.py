@@ -11,7 +11,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping, Sequence
 from fractions import Fraction
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from dicehall.core.errors import IllegalActionError
 from dicehall.core.options import Option, OptionValue, resolve_options
@@ -23,6 +23,8 @@ TERMINAL = -2
 
 Action = Hashable
 """An action is any immutable, hashable value; each game defines its own type."""
+
+A = TypeVar("A", bound=Hashable)
 
 
 class Game(ABC):
@@ -50,7 +52,7 @@ class Game(ABC):
         return int(players) if players is not None else self.min_players
 
     @abstractmethod
-    def new_initial_state(self) -> State:
+    def new_initial_state(self) -> State[Any]:
         """The state before the first action (often a chance node: the opening roll)."""
 
     def __repr__(self) -> str:
@@ -73,10 +75,11 @@ class Game(ABC):
         return hash((self.name, tuple(sorted(self.options.items()))))
 
 
-class State(ABC):
+class State(ABC, Generic[A]):
     """A position of a game: an immutable value, changed only by ``apply``.
 
-    Every state knows its ``game``; seats are numbered from 0.
+    Every state knows its ``game``; seats are numbered from 0. ``A`` is the game's
+    action type (decisions and chance outcomes alike).
     """
 
     game: Game
@@ -96,10 +99,10 @@ class State(ABC):
 
     # -- actions --------------------------------------------------------
     @abstractmethod
-    def legal_actions(self) -> Sequence[Action]:
+    def legal_actions(self) -> Sequence[A]:
         """Every legal action (at a chance node: every outcome), each once."""
 
-    def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
+    def chance_outcomes(self) -> list[tuple[A, Fraction]]:
         """Outcomes of a chance node with exact probabilities that sum to 1."""
         raise IllegalActionError("chance", "this state is not a chance node")
 
@@ -107,12 +110,12 @@ class State(ABC):
         """How many six-sided dice this chance node rolls (0 if it is not dice)."""
         return 0
 
-    def outcome_from_dice(self, faces: Sequence[int]) -> Action:
+    def outcome_from_dice(self, faces: Sequence[int]) -> A:
         """The chance outcome that the rolled ``faces`` (1..6 each) produce."""
         raise NotImplementedError(f"{self.game.name} does not roll dice here")
 
     @abstractmethod
-    def apply(self, action: Action) -> State:
+    def apply(self, action: A) -> State[A]:
         """The state after ``action``; raises ``IllegalActionError`` if it is not legal."""
 
     @abstractmethod
@@ -121,18 +124,18 @@ class State(ABC):
 
     # -- text -----------------------------------------------------------
     @abstractmethod
-    def action_to_text(self, action: Action) -> str:
+    def action_to_text(self, action: A) -> str:
         """The canonical text of ``action`` in this state (e.g. ``24/18 13/11``)."""
 
     @abstractmethod
-    def parse_action(self, text: str) -> Action:
+    def parse_action(self, text: str) -> A:
         """The legal action a player means by ``text``, or ``IllegalActionError``."""
 
     def legal_texts(self) -> list[str]:
         """Canonical texts of all legal actions, in ``legal_actions()`` order."""
         return [self.action_to_text(a) for a in self.legal_actions()]
 
-    def apply_text(self, text: str) -> State:
+    def apply_text(self, text: str) -> State[A]:
         """Parse ``text`` and apply it: the convenient path for people and records."""
         return self.apply(self.parse_action(text))
 

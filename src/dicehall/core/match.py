@@ -52,8 +52,9 @@ class Match:
         self.game = game
         self.agents = list(agents)
         self.dice: Dice = dice if dice is not None else SeededDice(seed)
-        names = players or [a.name if a is not None else f"seat {i + 1}" for i, a in
-                            enumerate(agents)]
+        names = players or [
+            a.name if a is not None else f"seat {i + 1}" for i, a in enumerate(agents)
+        ]
         meta: dict[str, Any] = {}
         if isinstance(self.dice, SeededDice):
             meta["seed"] = self.dice.seed

@@ -89,7 +89,7 @@ class Record:
     def from_dict(cls, data: Any) -> Record:
         """Read a dict made by ``to_dict``, checking its shape."""
         if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise RecordError(f"not a dicehall record (expected \"format\": \"{FORMAT}\")")
+            raise RecordError(f'not a dicehall record (expected "format": "{FORMAT}")')
         if data.get("version") != VERSION:
             raise RecordError(f"record version {data.get('version')!r} is not {VERSION}")
         actions = data.get("actions", [])

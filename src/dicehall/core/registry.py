@@ -37,7 +37,9 @@ def game_class(name: str) -> type[Game]:
 
 
 def load_game(name: str, **options: Any) -> Game:
-    """Load a registered game with its options, e.g. ``load_game("backgammon", scoring="standard")``.
+    """Load a registered game with its options.
+
+    For example ``load_game("backgammon", scoring="standard")``.
 
     Unknown names raise ``UnknownGameError``; bad options raise ``OptionError``.
     """

@@ -12,6 +12,7 @@ True
 from __future__ import annotations
 
 import base64
+import itertools
 import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -22,7 +23,6 @@ from dicehall.games.backgammon.rules import (
     CHECKERS,
     OFF,
     Board,
-    Play,
     Roll,
     Step,
     move_step,
@@ -116,7 +116,7 @@ def _parse_segments(text: str) -> list[tuple[list[int], set[int], int]]:
         count = int(m.group(2) or 1)
         if count < 1 or count > 4:
             raise ValueError(f"{token!r}: a count in brackets must be 1..4")
-        for a, b in zip(points, points[1:], strict=False):
+        for a, b in itertools.pairwise(points):
             if b >= a:
                 raise ValueError(
                     f"{token!r}: checkers move from higher to lower points "

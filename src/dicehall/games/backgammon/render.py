@@ -61,7 +61,9 @@ def render_text(state: BackgammonState, perspective: int | None = None) -> str:
         who = "X" if state.winner == me else "O"
         status += f"   game over: {who} wins {state.points} point{'s' * (state.points != 1)}"
     elif state.turn == me:
-        status += "   on roll" if state.dice is None else f"   to play {state.dice[0]}-{state.dice[1]}"
+        status += (
+            "   on roll" if state.dice is None else f"   to play {state.dice[0]}-{state.dice[1]}"
+        )
     lines.append(f"  {status}")
     lines.append(f"  Position ID: {state.position_id()}")
     return "\n".join(lines)

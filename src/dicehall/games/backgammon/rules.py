@@ -27,9 +27,7 @@ Side = tuple[int, ...]  # 26 counts: off, points 1..24, bar
 Board = tuple[Side, Side]
 Step = tuple[int, int]  # one die moved: (from, to) in the mover's numbering
 
-START_SIDE: Side = tuple(
-    {24: 2, 13: 5, 8: 3, 6: 5}.get(i, 0) for i in range(26)
-)
+START_SIDE: Side = tuple({24: 2, 13: 5, 8: 3, 6: 5}.get(i, 0) for i in range(26))
 
 
 @dataclass(frozen=True)
@@ -210,7 +208,7 @@ class Backgammon(Game):
 
 
 @dataclass(frozen=True, eq=False)
-class BackgammonState(State):
+class BackgammonState(State[Action]):
     """A backgammon position. ``board[0]`` is the side of the player ``turn`` (on roll)."""
 
     game: Backgammon
@@ -364,7 +362,7 @@ class BackgammonState(State):
     def _safe_text(self, action: Play) -> str:
         try:
             return self.action_to_text(action)
-        except Exception:  # noqa: BLE001 - only for an error message
+        except Exception:
             return str(action)
 
     def parse_action(self, text: str) -> Action:

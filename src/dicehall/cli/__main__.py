@@ -1,0 +1,5 @@
+"""``python -m dicehall.cli`` runs the command line."""
+
+from dicehall.cli.main import main
+
+main()
