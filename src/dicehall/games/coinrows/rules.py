@@ -1,0 +1,696 @@
+"""Coin Rows positions, move generation and the turn sequence.
+
+The board has seven columns (a..g, from player 1's left) and seven rows (1..7,
+from player 1's side). A column never holds more than one coin, so a board is
+simply one entry per column: ``None`` or the ``Coin`` in it (its row and owner).
+Coins move only along their own column, so they can never collide; the only
+thing that limits a move is the edge of the board.
+
+Internally rows and columns are numbered 0..6; texts use the chess-like names
+(``c1`` is column 2, row 0). Seat 0 is player 1 (moves first, home row 1),
+seat 1 is player 2 (home row 7).
+
+A turn runs through the phases of the rules:
+
+* ``Phase.A``: the player to act captures a row, calls ``roll`` or may ``leave``;
+* ``Phase.DICE``: a chance node, the two dice (``3-4``);
+* ``Phase.B``: he moves the roll (``c1-c4`` or ``c1-c3 e1-e5``), then is back in
+  Phase A if every pip was moved, otherwise the turn ends;
+* Phase C (the refill after a capture) involves no choice, so it happens inside
+  the capture's transition: the opponent's Phase A state already shows the
+  refilled board and ``refilled`` names the columns he paid into.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from enum import Enum
+from fractions import Fraction
+from functools import cached_property
+from typing import Any, NamedTuple
+
+from dicehall.core.errors import IllegalActionError
+from dicehall.core.game import CHANCE, TERMINAL, Game, State
+from dicehall.core.game import Action as AnyAction
+from dicehall.core.options import Option
+
+SIZE = 7
+COLUMNS = "abcdefg"
+#: Home row (0-based) of each seat: row 1 for player 1, row 7 for player 2.
+HOME_ROWS = (0, SIZE - 1)
+#: Rows a capture may take (0-based): every row but the two home rows.
+CAPTURE_ROWS = range(1, SIZE - 1)
+#: Dice totals that end the turn at once.
+ENDING_TOTALS = frozenset({7, 11, 12})
+#: Coins each seat puts on the board at the start: player 1 five, player 2 two.
+OPENING_COINS = (5, 2)
+MARKS = ("X", "O")
+
+
+class Coin(NamedTuple):
+    """A coin on the board: its row (0..6) and the seat that owns it."""
+
+    row: int
+    owner: int
+
+
+Board = tuple[Coin | None, ...]
+"""One entry per column a..g: the coin in that column, or None."""
+
+Step = tuple[int, int, int]
+"""One coin moved: (column, from row, to row), all 0-based."""
+
+START_BOARD: Board = (
+    Coin(6, 1),
+    Coin(6, 1),
+    Coin(0, 0),
+    Coin(0, 0),
+    Coin(0, 0),
+    Coin(0, 0),
+    Coin(0, 0),
+)
+
+
+def square_name(column: int, row: int) -> str:
+    """The chess-like name of a square: ``square_name(2, 0) == 'c1'``."""
+    return f"{COLUMNS[column]}{row + 1}"
+
+
+def parse_square(text: str) -> tuple[int, int]:
+    """(column, row) of a square name such as ``c1`` (0-based).
+
+    >>> parse_square("C1")
+    (2, 0)
+    """
+    t = text.strip().lower()
+    if len(t) != 2 or t[0] not in COLUMNS or t[1] not in "1234567":
+        raise ValueError(f"{text!r} is not a square: columns are a-g and rows 1-7, e.g. c1")
+    return COLUMNS.index(t[0]), int(t[1]) - 1
+
+
+# -- actions ------------------------------------------------------------------
+
+
+class Decision(Enum):
+    """The Phase A decisions that are not captures."""
+
+    ROLL = "roll"
+    LEAVE = "leave"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+ROLL = Decision.ROLL
+LEAVE = Decision.LEAVE
+
+
+@dataclass(frozen=True, order=True)
+class Roll:
+    """A dice outcome. The order of the two dice never matters in Coin Rows (a
+    player may give either die to either coin), so a roll is stored low die first.
+
+    >>> Roll(3, 4), Roll(3, 4).total
+    (Roll(3, 4), 7)
+    """
+
+    low: int
+    high: int
+
+    def __post_init__(self) -> None:
+        if not (1 <= self.low <= self.high <= 6):
+            raise ValueError(f"a roll is two dice 1..6, low first; got {self.low}-{self.high}")
+
+    @classmethod
+    def of(cls, a: int, b: int) -> Roll:
+        """The roll of two dice showing ``a`` and ``b`` in either order."""
+        return cls(min(a, b), max(a, b))
+
+    @property
+    def total(self) -> int:
+        return self.low + self.high
+
+    @property
+    def ends_turn(self) -> bool:
+        """True for 7, 11 and 12, which end the turn at once."""
+        return self.total in ENDING_TOTALS
+
+    def __str__(self) -> str:
+        return f"{self.low}-{self.high}"
+
+    def __repr__(self) -> str:
+        return f"Roll({self.low}, {self.high})"
+
+
+@dataclass(frozen=True)
+class Capture:
+    """Taking the coins of ``columns`` in ``row`` (0-based) into the capturer's purse.
+
+    Under the ``row`` rule the columns are all the coins of the row; under the
+    ``adjacent`` rule they are one run of coins in neighbouring columns.
+    """
+
+    row: int
+    columns: tuple[int, ...]
+
+    def text(self, rule: str = "row") -> str:
+        """``capture 4`` (row rule) or ``capture 4 b-d`` (adjacent rule)."""
+        base = f"capture {self.row + 1}"
+        if rule == "adjacent":
+            return f"{base} {COLUMNS[self.columns[0]]}-{COLUMNS[self.columns[-1]]}"
+        return base
+
+    def __str__(self) -> str:
+        return self.text()
+
+
+@dataclass(frozen=True)
+class Move:
+    """A play of the roll: one or two coins moved, steps sorted by column."""
+
+    steps: tuple[Step, ...]
+
+    @property
+    def pips(self) -> int:
+        """How many squares the play moves in all."""
+        return sum(abs(to - frm) for _, frm, to in self.steps)
+
+    def __str__(self) -> str:
+        return " ".join(f"{square_name(c, frm)}-{square_name(c, to)}" for c, frm, to in self.steps)
+
+
+Action = Decision | Roll | Capture | Move
+
+ALL_ROLLS: tuple[tuple[Roll, Fraction], ...] = tuple(
+    (Roll(a, b), Fraction(1 if a == b else 2, 36)) for a in range(1, 7) for b in range(a, 7)
+)
+
+
+# -- move generation ------------------------------------------------------------
+
+
+def destination(row: int, die: int, up: bool) -> int:
+    """Where a coin on ``row`` lands after ``die`` squares up or down: it stops at
+    the edge if the count would carry it past (no bouncing back)."""
+    return min(SIZE - 1, row + die) if up else max(0, row - die)
+
+
+def _reach(row: int, die: int) -> list[tuple[int, int]]:
+    """(destination, squares moved) of a coin on ``row`` moving ``die`` up and down,
+    leaving out a direction in which it cannot move at all."""
+    out = []
+    for to in (destination(row, die, True), destination(row, die, False)):
+        if to != row:
+            out.append((to, abs(to - row)))
+    return out
+
+
+def move_candidates(board: Board, seat: int, roll: Roll) -> dict[Move, int]:
+    """Every way to move ``roll`` with ``seat``'s coins, legal or not, with the
+    squares each moves: one coin by the total, two different coins by one die
+    each, or (moving only part of the roll) one coin by one die; each coin up or
+    down, stopping at the edge.
+
+    >>> sorted(str(m) for m in move_candidates(START_BOARD, 1, Roll(1, 1)))
+    ['a7-a5', 'a7-a6', 'a7-a6 b7-b6', 'b7-b5', 'b7-b6']
+    """
+    found: dict[tuple[Step, ...], int] = {}
+    for steps, pips in _candidate_steps(board, seat, roll, partial=True):
+        found.setdefault(steps, pips)
+    return {Move(steps): pips for steps, pips in found.items()}
+
+
+def _candidate_steps(
+    board: Board, seat: int, roll: Roll, *, partial: bool
+) -> list[tuple[tuple[Step, ...], int]]:
+    own = [(c, coin.row) for c, coin in enumerate(board) if coin is not None and coin.owner == seat]
+    dice = {roll.total, roll.low, roll.high}
+    reach = {(row, die): _reach(row, die) for _, row in own for die in dice}
+    out: list[tuple[tuple[Step, ...], int]] = []
+    for c, row in own:
+        for die in dice if partial else (roll.total,):
+            out += [(((c, row, to),), pips) for to, pips in reach[row, die]]
+    orders = [(roll.low, roll.high)]
+    if roll.low != roll.high:
+        orders.append((roll.high, roll.low))
+    for i, (c1, r1) in enumerate(own):
+        for c2, r2 in own[i + 1 :]:
+            for d1, d2 in orders:
+                for t1, p1 in reach[r1, d1]:
+                    for t2, p2 in reach[r2, d2]:
+                        out.append((((c1, r1, t1), (c2, r2, t2)), p1 + p2))
+    return out
+
+
+def legal_moves(board: Board, seat: int, roll: Roll) -> list[Move]:
+    """The legal plays of ``roll``: those that move as many squares as possible (the
+    full roll whenever some play can), sorted by their text. Empty if ``seat`` has
+    no coin on the board.
+
+    >>> [str(m) for m in legal_moves(START_BOARD, 0, Roll(1, 2))][:3]
+    ['c1-c2 d1-d3', 'c1-c2 e1-e3', 'c1-c2 f1-f3']
+    """
+    candidates = _candidate_steps(board, seat, roll, partial=False)
+    if not candidates:
+        return []
+    best = max(pips for _, pips in candidates)
+    return [Move(steps) for steps in sorted({steps for steps, pips in candidates if pips == best})]
+
+
+def apply_move(board: Board, move: Move) -> Board:
+    """The board after ``move`` (not checked for legality)."""
+    cells = list(board)
+    for column, _, to in move.steps:
+        coin = cells[column]
+        assert coin is not None
+        cells[column] = Coin(to, coin.owner)
+    return tuple(cells)
+
+
+def row_runs(columns: Sequence[int]) -> list[tuple[int, ...]]:
+    """Split sorted column numbers into runs of neighbours.
+
+    >>> row_runs([0, 1, 3, 4, 5])
+    [(0, 1), (3, 4, 5)]
+    """
+    runs: list[list[int]] = []
+    for c in columns:
+        if runs and runs[-1][-1] == c - 1:
+            runs[-1].append(c)
+        else:
+            runs.append([c])
+    return [tuple(r) for r in runs]
+
+
+def coins_in_row(board: Board, row: int) -> tuple[int, ...]:
+    """Columns holding a coin in ``row``."""
+    return tuple(c for c, coin in enumerate(board) if coin is not None and coin.row == row)
+
+
+def capture_options(board: Board, rule: str) -> list[Capture]:
+    """Every capture allowed on ``board`` under the ``row`` or ``adjacent`` rule."""
+    out = []
+    for row in CAPTURE_ROWS:
+        columns = coins_in_row(board, row)
+        if rule == "adjacent":
+            out += [Capture(row, run) for run in row_runs(columns) if len(run) >= 2]
+        elif len(columns) >= 2:
+            out.append(Capture(row, columns))
+    return out
+
+
+# -- the game -------------------------------------------------------------------
+
+OPTIONS = (
+    Option(
+        "purse",
+        int,
+        20,
+        "coins each player starts with (the seed's 'specified number of pieces'); "
+        "player 1 puts 5 of them on the board, player 2 puts 2",
+        minimum=OPENING_COINS[0],
+    ),
+    Option(
+        "leaving",
+        bool,
+        True,
+        "whether a player may leave the game in Phase A (ending it)",
+    ),
+    Option(
+        "capture",
+        str,
+        "row",
+        "row: a capture takes every coin of the row; adjacent: one run of two or "
+        "more coins in neighbouring columns",
+        choices=("row", "adjacent"),
+    ),
+    Option("turn_limit", int, 1000, "the game ends after this many turns", minimum=1),
+    Option(
+        "payoff",
+        str,
+        "result",
+        "result: +1 win, 0 draw, -1 loss; coins: each player's net gain or loss of coins",
+        choices=("result", "coins"),
+    ),
+)
+
+
+class Phase(Enum):
+    """Where in a turn a state is (Phase C, the refill, needs no decision)."""
+
+    A = "A"
+    DICE = "dice"
+    B = "B"
+    OVER = "over"
+
+
+class Ending(Enum):
+    """Why a game ended."""
+
+    BROKE = "broke"
+    LEFT = "left"
+    TURN_LIMIT = "turn limit"
+
+
+class CoinRows(Game):
+    """Coin Rows, the 7x7 coin-capturing dice game; see docs/rules/coinrows.md.
+
+    >>> from dicehall import load_game
+    >>> state = load_game("coinrows", purse=30).new_initial_state()
+    >>> state.purses, state.totals()
+    ((25, 28), (30, 30))
+    """
+
+    name = "coinrows"
+    title = "Coin Rows"
+    min_players = 2
+    max_players = 2
+    option_specs = OPTIONS
+
+    @property
+    def purse(self) -> int:
+        return int(self.options["purse"])
+
+    def new_initial_state(self) -> CoinRowsState:
+        purse = self.purse
+        return CoinRowsState(
+            self,
+            START_BOARD,
+            (purse - OPENING_COINS[0], purse - OPENING_COINS[1]),
+            turn=0,
+            phase=Phase.A,
+        )
+
+    def setup(
+        self,
+        coins: Mapping[str, int],
+        purses: tuple[int, int],
+        *,
+        turn: int = 0,
+        roll: Roll | str | None = None,
+        turn_number: int = 1,
+    ) -> CoinRowsState:
+        """A position for analysis or tests.
+
+        ``coins`` maps squares to seats (``{"c1": 0, "a7": 1, ...}``): seven coins,
+        one per column. Coins are conserved, so the purses and the board must hold
+        the two starting purses together. With ``roll`` the seat ``turn`` is to move
+        it (Phase B); without, he is in Phase A.
+
+        >>> from dicehall import load_game
+        >>> g = load_game("coinrows")
+        >>> s = g.setup({"a7": 1, "b4": 0, "c4": 1, "d4": 0, "e1": 0, "f1": 0, "g1": 0},
+        ...             purses=(15, 18))
+        >>> s.legal_texts()
+        ['roll', 'capture 4', 'leave']
+        """
+        cells: list[Coin | None] = [None] * SIZE
+        for square, seat in coins.items():
+            column, row = parse_square(square)
+            if seat not in (0, 1):
+                raise ValueError(f"coin on {square}: seat must be 0 or 1, got {seat}")
+            if cells[column] is not None:
+                raise ValueError(f"column {COLUMNS[column]} would hold two coins")
+            cells[column] = Coin(row, seat)
+        if any(c is None for c in cells):
+            raise ValueError("seven coins must be in play: one in every column a-g")
+        if any(p < 0 for p in purses) or len(purses) != 2:
+            raise ValueError("purses are two non-negative counts")
+        if sum(purses) + SIZE != 2 * self.purse:
+            raise ValueError(
+                f"coins are conserved: purses plus the 7 coins on the board must make "
+                f"{2 * self.purse} (two purses of {self.purse}), not {sum(purses) + SIZE}"
+            )
+        if turn not in (0, 1):
+            raise ValueError("turn must be seat 0 or 1")
+        if not 1 <= turn_number <= int(self.options["turn_limit"]):
+            raise ValueError("turn_number must lie within the turn limit")
+        board: Board = tuple(cells)
+        state = CoinRowsState(self, board, (purses[0], purses[1]), turn, Phase.A, None, turn_number)
+        if roll is None:
+            return state
+        if isinstance(roll, str):
+            parsed = state.as_chance().parse_action(roll)
+            assert isinstance(parsed, Roll)
+            roll = parsed
+        if roll.ends_turn or not legal_moves(board, turn, roll):
+            raise ValueError(f"{roll} leaves nothing to move here (the turn would end)")
+        return CoinRowsState(self, board, state.purses, turn, Phase.B, roll, turn_number)
+
+
+@dataclass(frozen=True, eq=False)
+class CoinRowsState(State):
+    """A Coin Rows position.
+
+    ``board`` has one entry per column; ``purses`` are the coins each seat holds
+    off the board; ``turn`` is the seat whose turn it is and ``turn_number`` counts
+    turns from 1. ``last_roll`` is the roll to move in Phase B and otherwise the
+    most recent roll (shown to players, not part of the position). ``refilled``
+    lists the columns the player on turn paid into at the start of this turn
+    (Phase C), also for display. A finished game says why in ``ending``, and
+    ``ended_by`` is the seat that went broke or left.
+    """
+
+    game: CoinRows
+    board: Board
+    purses: tuple[int, int]
+    turn: int
+    phase: Phase
+    last_roll: Roll | None = None
+    turn_number: int = 1
+    refilled: tuple[int, ...] = ()
+    ending: Ending | None = None
+    ended_by: int | None = None
+
+    # -- protocol -------------------------------------------------------
+    def current_player(self) -> int:
+        if self.phase is Phase.OVER:
+            return TERMINAL
+        if self.phase is Phase.DICE:
+            return CHANCE
+        return self.turn
+
+    def chance_outcomes(self) -> list[tuple[AnyAction, Fraction]]:
+        """The 21 distinct rolls: doubles 1/36, the others 2/36 (either die order)."""
+        if self.phase is not Phase.DICE:
+            raise IllegalActionError("roll", "it is not time to roll the dice")
+        return list(ALL_ROLLS)
+
+    def chance_dice(self) -> int:
+        return 2 if self.phase is Phase.DICE else 0
+
+    def outcome_from_dice(self, faces: Sequence[int]) -> Roll:
+        a, b = faces
+        return Roll.of(a, b)
+
+    @cached_property
+    def _legal(self) -> list[Action]:
+        if self.phase is Phase.OVER:
+            return []
+        if self.phase is Phase.DICE:
+            return [roll for roll, _ in ALL_ROLLS]
+        if self.phase is Phase.B:
+            assert self.last_roll is not None
+            return list(legal_moves(self.board, self.turn, self.last_roll))
+        actions: list[Action] = [ROLL]
+        actions += capture_options(self.board, self.capture_rule)
+        if self.game.options["leaving"]:
+            actions.append(LEAVE)
+        return actions
+
+    @cached_property
+    def _legal_set(self) -> frozenset[Action]:
+        return frozenset(self._legal)
+
+    def legal_actions(self) -> list[Action]:
+        return list(self._legal)
+
+    def apply(self, action: AnyAction) -> CoinRowsState:
+        if self.phase is Phase.OVER:
+            raise IllegalActionError(str(action), "the game is over")
+        if action not in self._legal_set:
+            raise self.illegal(self._text_or_str(action), self._why_not(action))
+        if isinstance(action, Roll):
+            return self._after_roll(action)
+        if isinstance(action, Move):
+            return self._after_move(action)
+        if isinstance(action, Capture):
+            return self._after_capture(action)
+        if action is ROLL:
+            return self._replace(phase=Phase.DICE, refilled=())
+        assert action is LEAVE
+        return self._replace(phase=Phase.OVER, ending=Ending.LEFT, ended_by=self.turn)
+
+    def returns(self) -> list[float]:
+        if self.phase is not Phase.OVER:
+            return [0.0, 0.0]
+        totals = self.totals()
+        if self.game.options["payoff"] == "coins":
+            return [float(t - self.game.purse) for t in totals]
+        if totals[0] == totals[1]:
+            return [0.0, 0.0]
+        return [1.0, -1.0] if totals[0] > totals[1] else [-1.0, 1.0]
+
+    # -- transitions ----------------------------------------------------
+    def _replace(self, **changes: Any) -> CoinRowsState:
+        return replace(self, **changes)
+
+    def _after_roll(self, roll: Roll) -> CoinRowsState:
+        # a player with a coin on the board can always move it (at least one square)
+        if roll.ends_turn or not self.on_board(self.turn):
+            return self._end_turn(self.board, self.purses, roll)
+        return self._replace(phase=Phase.B, last_roll=roll)
+
+    def _after_move(self, move: Move) -> CoinRowsState:
+        assert self.last_roll is not None
+        board = apply_move(self.board, move)
+        if move.pips == self.last_roll.total:
+            return self._replace(board=board, phase=Phase.A, refilled=())
+        return self._end_turn(board, self.purses, self.last_roll)
+
+    def _after_capture(self, capture: Capture) -> CoinRowsState:
+        cells = list(self.board)
+        for c in capture.columns:
+            cells[c] = None
+        purses = list(self.purses)
+        purses[self.turn] += len(capture.columns)
+        return self._end_turn(tuple(cells), (purses[0], purses[1]), self.last_roll, capture.columns)
+
+    def _end_turn(
+        self,
+        board: Board,
+        purses: tuple[int, int],
+        last_roll: Roll | None,
+        emptied: tuple[int, ...] = (),
+    ) -> CoinRowsState:
+        """The turn is over: the game ends at the turn limit, else the opponent
+        refills the emptied columns (Phase C) and begins his Phase A."""
+        common = {"last_roll": last_roll, "purses": purses, "board": board}
+        if self.turn_number >= int(self.game.options["turn_limit"]):
+            return self._replace(**common, phase=Phase.OVER, ending=Ending.TURN_LIMIT, refilled=())
+        nxt = 1 - self.turn
+        paid = emptied[: purses[nxt]]  # a broke player pays what he can, from column a on
+        cells = list(board)
+        for c in paid:
+            cells[c] = Coin(HOME_ROWS[nxt], nxt)
+        new_purses = list(purses)
+        new_purses[nxt] -= len(paid)
+        common.update(board=tuple(cells), purses=(new_purses[0], new_purses[1]))
+        after = self._replace(
+            **common, turn=nxt, turn_number=self.turn_number + 1, refilled=paid, phase=Phase.A
+        )
+        if len(paid) < len(emptied):
+            return after._replace(phase=Phase.OVER, ending=Ending.BROKE, ended_by=nxt)
+        return after
+
+    def as_chance(self) -> CoinRowsState:
+        """This position with the dice about to be rolled (for tools and ``setup``)."""
+        return self._replace(phase=Phase.DICE)
+
+    # -- derived facts --------------------------------------------------
+    @property
+    def capture_rule(self) -> str:
+        return str(self.game.options["capture"])
+
+    def coins(self, seat: int | None = None) -> list[tuple[int, int, int]]:
+        """(column, row, owner) of each coin on the board, optionally of one seat."""
+        return [
+            (c, coin.row, coin.owner)
+            for c, coin in enumerate(self.board)
+            if coin is not None and (seat is None or coin.owner == seat)
+        ]
+
+    def on_board(self, seat: int) -> int:
+        """How many of ``seat``'s coins are on the board."""
+        return sum(1 for coin in self.board if coin is not None and coin.owner == seat)
+
+    def totals(self) -> tuple[int, int]:
+        """Each seat's purse plus its own coins on the board: the score."""
+        return (self.purses[0] + self.on_board(0), self.purses[1] + self.on_board(1))
+
+    def winner(self) -> int | None:
+        """The seat with the higher total once the game is over (None: drawn or not over)."""
+        if self.phase is not Phase.OVER:
+            return None
+        t = self.totals()
+        return None if t[0] == t[1] else (0 if t[0] > t[1] else 1)
+
+    def captures(self) -> list[Capture]:
+        """Captures the player could make now (Phase A) under the game's rule."""
+        return capture_options(self.board, self.capture_rule) if self.phase is Phase.A else []
+
+    # -- text -----------------------------------------------------------
+    def action_to_text(self, action: AnyAction) -> str:
+        if isinstance(action, Capture):
+            return action.text(self.capture_rule)
+        if isinstance(action, (Roll, Move, Decision)):
+            return str(action)
+        raise TypeError(f"{action!r} is not a Coin Rows action")
+
+    def _text_or_str(self, action: AnyAction) -> str:
+        if isinstance(action, (Roll, Move, Capture, Decision)):
+            return self.action_to_text(action)
+        return str(action)
+
+    def _why_not(self, action: AnyAction) -> str:
+        if self.phase is Phase.DICE:
+            return "the dice must be rolled now (a roll like 3-4)"
+        if self.phase is Phase.B:
+            return "not a legal play of the roll " + str(self.last_roll)
+        if action is LEAVE:
+            return "leaving is not allowed in this game (option leaving=false)"
+        return "in Phase A capture a row, roll or leave"
+
+    def parse_action(self, text: str) -> Action:
+        from dicehall.games.coinrows.notation import parse_action
+
+        return parse_action(self, text)
+
+    def render(self, perspective: int | None = None) -> str:
+        from dicehall.games.coinrows.render import render_text
+
+        return render_text(self, perspective)
+
+    def __str__(self) -> str:
+        return self.render()
+
+    def board_code(self) -> str:
+        """A compact text of the board: each column's row and mark, or ``-``.
+
+        >>> from dicehall import load_game
+        >>> load_game("coinrows").new_initial_state().board_code()
+        '7O 7O 1X 1X 1X 1X 1X'
+        """
+        return " ".join(
+            "-" if coin is None else f"{coin.row + 1}{MARKS[coin.owner]}" for coin in self.board
+        )
+
+    def _key(self) -> tuple[Any, ...]:
+        # the last roll is part of the position only while it is to be moved
+        roll = self.last_roll if self.phase is Phase.B else None
+        return (
+            self.board,
+            self.purses,
+            self.turn,
+            self.phase,
+            roll,
+            self.turn_number,
+            self.ending,
+            self.ended_by,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, CoinRowsState):
+            return NotImplemented
+        return self.game == other.game and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        roll = f" roll {self.last_roll}" if self.phase is Phase.B else ""
+        return (
+            f"<CoinRowsState {self.board_code()} purses {self.purses[0]}/{self.purses[1]} "
+            f"seat {self.turn + 1} phase {self.phase.value}{roll} turn {self.turn_number}>"
+        )
