@@ -1,0 +1,711 @@
+"""The authoritative game service: seats and tokens, validated actions, fair dice, bots.
+
+Every game is its action log. An action is accepted only under the game's lock, after the
+rules accept it, and it is committed to the database (together with the dice rolls that follow
+it) *before* the in-memory state changes and before anybody is told. A restarted server folds
+the log again and carries on exactly where it stopped; the dice are derived from the stored
+seed, so a roll that was computed but not committed comes out the same the second time.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import secrets
+import threading
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from dicehall.bots.registry import AgentSpecError, make_agent
+from dicehall.core.errors import DicehallError, IllegalActionError
+from dicehall.core.fairness import (
+    SCHEME,
+    FairDice,
+    FairnessError,
+    chance_text,
+    check_player_seed,
+    check_rolls,
+    commitment,
+    new_server_seed,
+)
+from dicehall.core.game import CHANCE, TERMINAL, Game, State
+from dicehall.core.match import Agent
+from dicehall.core.record import Record
+from dicehall.core.registry import load_game
+from dicehall.server.storage import (
+    ActionRow,
+    ConflictError,
+    GameRow,
+    NotFoundError,
+    SeatRow,
+    Store,
+    hash_token,
+)
+from dicehall.server.views import get_view
+
+log = logging.getLogger("dicehall.server")
+
+PROTOCOL_VERSION = 1
+MODES = ("bot", "friend", "local")
+
+
+class ServiceError(DicehallError):
+    """A request the service refuses; ``code`` is the protocol's error code."""
+
+    def __init__(self, code: str, message: str, legal: Sequence[str] = ()) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.legal = list(legal)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.legal:
+            out["legal"] = self.legal
+        return out
+
+
+@dataclass
+class LogEntry:
+    seq: int
+    actor: int  # seat, or -1 for dice
+    text: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seq": self.seq, "actor": self.actor, "text": self.text}
+
+
+@dataclass
+class LiveGame:
+    """A game held in memory: its row, its current state and its log."""
+
+    row: GameRow
+    game: Game
+    state: State
+    dice: FairDice
+    log: list[LogEntry] = field(default_factory=list)
+    last: dict[str, Any] | None = None
+    lock: threading.RLock = field(default_factory=threading.RLock)
+    agents: dict[int, Agent] = field(default_factory=dict)
+    bot_pending: bool = False
+    cache: dict[str, Any] = field(default_factory=dict)
+
+    version: int = 0
+
+    @property
+    def id(self) -> str:
+        return self.row.id
+
+    def touch(self) -> None:
+        """Something public changed: drop cached snapshots."""
+        self.cache.clear()
+        self.version += 1
+
+    @property
+    def seq(self) -> int:
+        return len(self.log)
+
+
+Listener = Callable[[str, list[LogEntry]], None]
+
+
+def _new_id() -> str:
+    return secrets.token_urlsafe(9).replace("-", "x").replace("_", "y")
+
+
+def _clean_name(name: str | None, default: str) -> str:
+    name = (name or "").strip()[:40]
+    return name or default
+
+
+class GameService:
+    """Creates, loads and advances games; thread-safe."""
+
+    def __init__(self, store: Store, *, bot_delay: float = 0.4, workers: int = 4) -> None:
+        self.store = store
+        self.bot_delay = bot_delay
+        self.listeners: list[Listener] = []
+        self._games: dict[str, LiveGame] = {}
+        self._games_lock = threading.Lock()
+        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="dicehall-bot")
+        self._closed = False
+
+    # -- life cycle -----------------------------------------------------
+    def resume_all(self) -> int:
+        """Load every unfinished game and let dice and bots carry on; returns how many."""
+        count = 0
+        for status in ("playing", "waiting"):
+            for row in self.store.list_games(status, limit=10_000):
+                live = self.get(row.id)
+                with live.lock:
+                    if live.row.status == "waiting" and all(s.claimed for s in live.row.seats):
+                        self._start(live)
+                    elif live.row.status == "playing":
+                        self._advance(live)
+                count += 1
+        return count
+
+    def close(self) -> None:
+        self._closed = True
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+    # -- loading --------------------------------------------------------
+    def get(self, game_id: str) -> LiveGame:
+        """The live game ``game_id`` (loaded from the log on first use)."""
+        with self._games_lock:
+            live = self._games.get(game_id)
+        if live is not None:
+            return live
+        try:
+            row = self.store.get_game(game_id)
+        except NotFoundError:
+            raise ServiceError("unknown_game", f"there is no game {game_id!r}") from None
+        live = self._fold(row, self.store.load_actions(game_id))
+        with self._games_lock:
+            return self._games.setdefault(game_id, live)
+
+    def _fold(self, row: GameRow, actions: list[ActionRow]) -> LiveGame:
+        game = load_game(row.game, **row.options)
+        state = game.new_initial_state()
+        dice = FairDice(row.server_seed, [s.player_seed for s in row.seats])
+        live = LiveGame(row, game, state, dice)
+        view = get_view(row.game)
+        for a in actions:
+            before = state
+            if before.is_chance_node():
+                expected, _ = chance_text(before, dice)
+                if expected != a.text:
+                    log.error(
+                        "game %s action %d: log has %r, seed gives %r",
+                        row.id,
+                        a.seq,
+                        a.text,
+                        expected,
+                    )
+            state = before.apply_text(a.text)
+            live.log.append(LogEntry(a.seq, a.actor, a.text))
+            if a.actor >= 0:
+                live.last = {
+                    "seq": a.seq,
+                    "actor": a.actor,
+                    "text": a.text,
+                    "detail": view.move_view(before, a.text, state),
+                }
+        live.state = state
+        return live
+
+    # -- creating and joining -------------------------------------------
+    def create(
+        self,
+        game_name: str,
+        options: dict[str, Any] | None = None,
+        *,
+        opponent: str = "random",
+        seat: int | None = 0,
+        name: str | None = None,
+        seed: str = "",
+        rematch_of: str | None = None,
+    ) -> tuple[str, dict[int, str]]:
+        """Create a game; returns its id and the creator's tokens by seat.
+
+        ``opponent`` is an agent spec (``random``, ``bot``, ``bot:LEVEL``) for a game against
+        the server, ``friend`` (the other seats stay open for people with the link) or
+        ``local`` (two people at one device: the creator holds every seat).
+        """
+        try:
+            game = load_game(game_name, **(options or {}))
+        except DicehallError as exc:
+            raise ServiceError("bad_request", str(exc)) from None
+        try:
+            check_player_seed(seed)
+        except FairnessError as exc:
+            raise ServiceError("bad_request", str(exc)) from None
+        n = game.num_players
+        if seat is None:
+            seat = random.SystemRandom().randrange(n)
+        if not 0 <= seat < n:
+            raise ServiceError("bad_request", f"seat must be 0..{n - 1} for {game.name}")
+        opponent = opponent.strip().lower()
+        mode = opponent if opponent in ("friend", "local") else "bot"
+        if mode == "bot":
+            try:
+                probe = make_agent(game.name, opponent, seed=0)
+            except AgentSpecError as exc:
+                raise ServiceError("bad_request", str(exc)) from None
+            if probe is None:
+                raise ServiceError(
+                    "bad_request", "opponent 'human': use friend (by link) or local instead"
+                )
+        tokens: dict[int, str] = {}
+        seats: list[SeatRow] = []
+        you = _clean_name(name, "you")
+        for i in range(n):
+            if mode == "local" or i == seat:
+                token = secrets.token_urlsafe(24)
+                tokens[i] = token
+                label = f"{you} ({i + 1})" if mode == "local" else you
+                seats.append(SeatRow(i, "human", "human", label, hash_token(token), seed))
+            elif mode == "friend":
+                seats.append(SeatRow(i, "human", "human", f"seat {i + 1}"))
+            else:
+                seats.append(SeatRow(i, "bot", opponent, opponent))
+        server_seed = new_server_seed()
+        now = time.time()
+        status = "playing" if all(s.claimed for s in seats) else "waiting"
+        row = GameRow(
+            id=_new_id(),
+            game=game.name,
+            options=dict(game.options),
+            mode=mode,
+            status="waiting",
+            server_seed=server_seed,
+            commitment=commitment(server_seed),
+            created=now,
+            updated=now,
+            rematch_of=rematch_of,
+            seats=seats,
+        )
+        self.store.create_game(row)
+        live = self.get(row.id)
+        if status == "playing":
+            with live.lock:
+                self._start(live)
+        return row.id, tokens
+
+    def join(
+        self, game_id: str, seat: int | None, name: str | None, seed: str = ""
+    ) -> tuple[int, str]:
+        """Claim an open seat (the first open one when ``seat`` is None); returns its token."""
+        try:
+            check_player_seed(seed)
+        except FairnessError as exc:
+            raise ServiceError("bad_request", str(exc)) from None
+        live = self.get(game_id)
+        with live.lock:
+            open_seats = [s.seat for s in live.row.seats if not s.claimed]
+            if not open_seats:
+                raise ServiceError("seat_taken", "every seat of this game is taken; watch it")
+            if seat is None:
+                seat = open_seats[0]
+            if seat not in open_seats:
+                raise ServiceError(
+                    "seat_taken",
+                    f"seat {seat + 1} is taken; open: " + ", ".join(str(s + 1) for s in open_seats),
+                )
+            token = secrets.token_urlsafe(24)
+            label = _clean_name(name, f"guest {seat + 1}")
+            if not self.store.claim_seat(game_id, seat, label, hash_token(token), seed):
+                raise ServiceError("seat_taken", f"seat {seat + 1} was just taken")
+            s = live.row.seats[seat]
+            s.name, s.token_hash, s.player_seed = label, hash_token(token), seed
+            live.dice = FairDice(live.row.server_seed, [x.player_seed for x in live.row.seats])
+            live.touch()
+            if all(x.claimed for x in live.row.seats):
+                self._start(live)
+            else:
+                self._notify(live, [])
+            return seat, token
+
+    def seats_for(self, live: LiveGame, tokens: Sequence[str]) -> list[int]:
+        """The seats the given tokens hold (invalid tokens hold none)."""
+        hashes = {hash_token(t) for t in tokens if isinstance(t, str)}
+        return [s.seat for s in live.row.seats if s.token_hash and s.token_hash in hashes]
+
+    # -- acting ---------------------------------------------------------
+    def act(
+        self,
+        game_id: str,
+        seats: Sequence[int],
+        text: str,
+        expected_seq: int | None = None,
+    ) -> int:
+        """Apply ``text`` for the seat to move if it is one of ``seats``; returns the new seq."""
+        live = self.get(game_id)
+        with live.lock:
+            return self._act(live, seats, text, expected_seq)
+
+    def _act(
+        self, live: LiveGame, seats: Sequence[int], text: str, expected_seq: int | None
+    ) -> int:
+        if live.row.status == "waiting":
+            raise ServiceError("not_started", "the game waits for players to take their seats")
+        if live.row.status == "finished" or live.state.is_terminal():
+            raise ServiceError("game_over", "the game is over")
+        if expected_seq is not None and expected_seq != live.seq:
+            raise ServiceError(
+                "stale",
+                f"the game has moved on (action {live.seq}, you saw {expected_seq}); "
+                "look at the board again",
+            )
+        to_move = live.state.current_player()
+        if not seats:
+            raise ServiceError("not_your_seat", "you hold no seat in this game: you can watch")
+        if to_move not in seats:
+            raise ServiceError(
+                "out_of_turn",
+                f"it is not your turn (seat {to_move + 1} to move)"
+                if to_move >= 0
+                else "it is not your turn",
+            )
+        if not isinstance(text, str) or not text.strip():
+            raise ServiceError("illegal_action", "empty action", live.state.legal_texts())
+        try:
+            action = live.state.parse_action(text)
+        except IllegalActionError as exc:
+            raise ServiceError("illegal_action", str(exc), exc.legal) from None
+        canonical = live.state.action_to_text(action)
+        self._commit(live, [(to_move, canonical)], live.state.apply(action))
+        return live.seq
+
+    def _commit(
+        self,
+        live: LiveGame,
+        decided: list[tuple[int, str]],
+        state: State,
+        status: str | None = None,
+    ) -> None:
+        """Append ``decided`` plus the dice that follow it, then publish. Caller holds the lock."""
+        view = get_view(live.row.game)
+        counter = live.dice.counter
+        new = list(decided)
+        last = live.last
+        if decided:
+            actor, text = decided[-1]
+            last = {
+                "seq": live.seq + len(decided),
+                "actor": actor,
+                "text": text,
+                "detail": view.move_view(live.state, text, state),
+            }
+        try:
+            while state.current_player() == CHANCE:
+                text, _faces = chance_text(state, live.dice)
+                new.append((-1, text))
+                state = state.apply_text(text)
+            terminal = state.current_player() == TERMINAL
+            if terminal:
+                status = "finished"
+            if new:
+                self.store.append_actions(
+                    live.id,
+                    live.seq + 1,
+                    new,
+                    status=status,
+                    result=state.returns() if terminal else None,
+                )
+            elif status is not None:
+                self.store.set_status(live.id, status)
+        except ConflictError as exc:
+            live.dice.counter = counter
+            self._reload(live)
+            raise ServiceError("stale", str(exc)) from None
+        except Exception:
+            live.dice.counter = counter
+            raise
+        first = live.seq + 1
+        entries = [LogEntry(first + i, a, t) for i, (a, t) in enumerate(new)]
+        live.log.extend(entries)
+        live.state = state
+        live.last = last
+        if status is not None:
+            live.row.status = status
+        if state.is_terminal():
+            live.row.result = state.returns()
+        live.touch()
+        self._notify(live, entries)
+        self._schedule_bot(live)
+
+    def _reload(self, live: LiveGame) -> None:
+        fresh = self._fold(self.store.get_game(live.id), self.store.load_actions(live.id))
+        live.row, live.state, live.dice, live.log, live.last = (
+            fresh.row,
+            fresh.state,
+            fresh.dice,
+            fresh.log,
+            fresh.last,
+        )
+        live.touch()
+
+    def _start(self, live: LiveGame) -> None:
+        """All seats are taken: roll the first dice and let bots play. Caller holds the lock."""
+        live.dice = FairDice(live.row.server_seed, [s.player_seed for s in live.row.seats])
+        if live.row.status == "waiting":
+            self._commit(live, [], live.state, status="playing")
+        else:
+            self._advance(live)
+
+    def _advance(self, live: LiveGame) -> None:
+        """Roll pending dice (after a crash) and wake the bot to move. Caller holds the lock."""
+        if live.state.is_chance_node():
+            self._commit(live, [], live.state)
+        else:
+            self._schedule_bot(live)
+
+    # -- bots -----------------------------------------------------------
+    def _bot_seat(self, live: LiveGame) -> int | None:
+        if live.row.status != "playing":
+            return None
+        seat = live.state.current_player()
+        if seat < 0 or live.row.seats[seat].kind != "bot":
+            return None
+        return seat
+
+    def _schedule_bot(self, live: LiveGame) -> None:
+        if self._closed or live.bot_pending or self._bot_seat(live) is None:
+            return
+        live.bot_pending = True
+        self._pool.submit(self._bot_turn, live)
+
+    def _bot_turn(self, live: LiveGame) -> None:
+        try:
+            if self.bot_delay:
+                time.sleep(self.bot_delay)
+            with live.lock:
+                seat = self._bot_seat(live)
+                if seat is None:
+                    live.bot_pending = False
+                    return
+                state, seq = live.state, live.seq
+                agent = live.agents.get(seat)
+                if agent is None:
+                    seed = int.from_bytes(live.id.encode(), "big") % 2**31 + seat
+                    made = make_agent(live.row.game, live.row.seats[seat].spec, seed=seed)
+                    assert made is not None
+                    agent = live.agents[seat] = made
+            action = agent.act(state)  # outside the lock: a slow bot blocks nobody
+            text = state.action_to_text(action)
+            with live.lock:
+                live.bot_pending = False
+                if live.seq == seq:
+                    self._act(live, [seat], text, seq)  # schedules the next bot turn
+                else:
+                    self._schedule_bot(live)
+        except Exception:  # a broken bot must not take the server down; a restart retries
+            log.exception("bot failed in game %s", live.id)
+            live.bot_pending = False
+
+    # -- publishing -----------------------------------------------------
+    def _notify(self, live: LiveGame, entries: list[LogEntry]) -> None:
+        for listen in list(self.listeners):
+            try:
+                listen(live.id, entries)
+            except Exception:
+                log.exception("listener failed")
+
+    def fairness(self, live: LiveGame) -> dict[str, Any]:
+        info: dict[str, Any] = {
+            "scheme": SCHEME,
+            "commitment": live.row.commitment,
+            "player_seeds": [s.player_seed for s in live.row.seats],
+            "server_seed": live.row.server_seed if live.row.status == "finished" else None,
+        }
+        return info
+
+    def public(self, live: LiveGame) -> dict[str, Any]:
+        """The part of a snapshot that is the same for everybody (cached per action)."""
+        cached = live.cache.get("public")
+        if cached is not None:
+            return cached  # type: ignore[no-any-return]
+        view = get_view(live.row.game)
+        state = live.state
+        to_move = state.current_player()
+        terminal = state.is_terminal()
+        out = {
+            "id": live.id,
+            "game": live.row.game,
+            "title": live.game.title,
+            "options": dict(live.row.options),
+            "mode": live.row.mode,
+            "status": live.row.status,
+            "seq": live.seq,
+            "players": [
+                {
+                    "seat": s.seat,
+                    "name": s.name,
+                    "kind": s.kind,
+                    "spec": s.spec,
+                    "claimed": s.claimed,
+                }
+                for s in live.row.seats
+            ],
+            "to_move": to_move if to_move >= 0 and live.row.status == "playing" else None,
+            "view": view.state_view(state),
+            "last": live.last,
+            "log": [e.to_dict() for e in live.log],
+            "returns": state.returns() if terminal else None,
+            "summary": view.summary(state) if terminal else None,
+            "text": state.render(None),
+            "fairness": self.fairness(live),
+            "rematch": live.row.rematch,
+            "rematch_of": live.row.rematch_of,
+        }
+        live.cache["public"] = out
+        return out
+
+    def snapshot(self, live: LiveGame, seats: Sequence[int]) -> dict[str, Any]:
+        """The snapshot for a client holding ``seats`` (legal moves only for the seat to move)."""
+        with live.lock:
+            out = dict(self.public(live))
+            out["you"] = list(seats)
+            to_move = out["to_move"]
+            if to_move is not None and to_move in seats:
+                if "legal" not in live.cache:
+                    view = get_view(live.row.game)
+                    live.cache["legal"] = live.state.legal_texts()
+                    live.cache["moves"] = view.legal_view(live.state)
+                out["legal"] = live.cache["legal"]
+                out["moves"] = live.cache["moves"]
+            else:
+                out["legal"] = None
+                out["moves"] = None
+            return out
+
+    # -- records, replays, rematches --------------------------------------
+    def record(self, game_id: str) -> Record:
+        live = self.get(game_id)
+        with live.lock:
+            record = Record(
+                game=live.row.game,
+                options=dict(live.row.options),
+                players=[s.name for s in live.row.seats],
+                actions=[e.text for e in live.log],
+                meta={
+                    "id": live.id,
+                    "server": "dicehall serve",
+                    "status": live.row.status,
+                    "created": live.row.created,
+                    "actors": [e.actor for e in live.log],
+                    "fairness": self.fairness(live),
+                },
+            )
+            if live.state.is_terminal():
+                record.meta["returns"] = live.state.returns()
+        # every roll with its dice, so the browser can recompute them from the seeds
+        checks = check_rolls(record, live.row.server_seed, record.meta["fairness"]["player_seeds"])
+        record.meta["fairness"]["rolls"] = [c.to_dict() for c in checks]
+        return record
+
+    def frames(self, game_id: str) -> list[dict[str, Any]]:
+        """Every state of the game for the replay viewer: the view after each action."""
+        live = self.get(game_id)
+        with live.lock:
+            entries = list(live.log)
+        view = get_view(live.row.game)
+        state = live.game.new_initial_state()
+        frames: list[dict[str, Any]] = [
+            {
+                "seq": 0,
+                "actor": None,
+                "text": None,
+                "view": view.state_view(state),
+                "last": None,
+                "to_move": _seat_or_none(state),
+            }
+        ]
+        last: dict[str, Any] | None = None
+        for e in entries:
+            before = state
+            state = state.apply_text(e.text)
+            if e.actor >= 0:
+                last = {
+                    "seq": e.seq,
+                    "actor": e.actor,
+                    "text": e.text,
+                    "detail": view.move_view(before, e.text, state),
+                }
+            frames.append(
+                {
+                    "seq": e.seq,
+                    "actor": e.actor,
+                    "text": e.text,
+                    "view": view.state_view(state),
+                    "last": last,
+                    "to_move": _seat_or_none(state),
+                }
+            )
+        return frames
+
+    def rematch(self, game_id: str, tokens: Sequence[str]) -> tuple[str, dict[int, str]]:
+        """A new game like ``game_id``; the caller gets tokens for the seats he held."""
+        live = self.get(game_id)
+        seats = self.seats_for(live, tokens)
+        if not seats:
+            raise ServiceError("not_your_seat", "only the players can ask for a rematch")
+        if live.row.status != "finished":
+            raise ServiceError("not_finished", "a rematch is offered when the game is over")
+        with live.lock:
+            if live.row.rematch is None:
+                new_id = self._create_like(live)
+                self.store.set_rematch(live.id, new_id)
+                live.row.rematch = new_id
+                live.touch()
+                self._notify(live, [])
+            new_id = live.row.rematch
+        new = self.get(new_id)
+        out: dict[int, str] = {}
+        for seat in seats:
+            name = live.row.seats[seat].name
+            seed = live.row.seats[seat].player_seed
+            try:
+                _, token = self.join(new_id, seat, name, seed)
+                out[seat] = token
+            except ServiceError:
+                pass
+        if not out and not any(not s.claimed for s in new.row.seats):
+            raise ServiceError("seat_taken", "the rematch has started without you")
+        return new_id, out
+
+    def _create_like(self, live: LiveGame) -> str:
+        server_seed = new_server_seed()
+        now = time.time()
+        seats = [
+            SeatRow(s.seat, s.kind, s.spec, s.name if s.kind == "bot" else f"seat {s.seat + 1}")
+            for s in live.row.seats
+        ]
+        row = GameRow(
+            id=_new_id(),
+            game=live.row.game,
+            options=dict(live.row.options),
+            mode=live.row.mode,
+            status="waiting",
+            server_seed=server_seed,
+            commitment=commitment(server_seed),
+            created=now,
+            updated=now,
+            rematch_of=live.id,
+            seats=seats,
+        )
+        self.store.create_game(row)
+        return row.id
+
+    # -- lobby ------------------------------------------------------------
+    def lobby(self) -> dict[str, list[dict[str, Any]]]:
+        def summary(row: GameRow) -> dict[str, Any]:
+            return {
+                "id": row.id,
+                "game": row.game,
+                "options": row.options,
+                "mode": row.mode,
+                "status": row.status,
+                "updated": row.updated,
+                "result": row.result,
+                "players": [
+                    {"seat": s.seat, "name": s.name, "kind": s.kind, "claimed": s.claimed}
+                    for s in row.seats
+                ],
+            }
+
+        waiting = [summary(r) for r in self.store.list_games("waiting", 30) if r.mode == "friend"]
+        return {
+            "open": waiting,
+            "live": [summary(r) for r in self.store.list_games("playing", 30)],
+            "finished": [summary(r) for r in self.store.list_games("finished", 20)],
+        }
+
+
+def _seat_or_none(state: State) -> int | None:
+    p = state.current_player()
+    return p if p >= 0 else None

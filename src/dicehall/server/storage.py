@@ -1,0 +1,339 @@
+"""Storage of games through SQLAlchemy: SQLite by default, PostgreSQL with ``--db``.
+
+Three tables (names carry a prefix so tests can share one database):
+
+- ``games``: one row per game (game name, options, mode, status, seeds, result);
+- ``seats``: one row per seat (human or bot, name, hashed token, player seed);
+- ``actions``: the append-only action log, primary key ``(game_id, seq)`` so two writers can
+  never both append action number ``seq``; the loser gets ``ConflictError``.
+
+The schema is created automatically on first use.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
+
+from dicehall.core.errors import DicehallError
+
+
+class ConflictError(DicehallError):
+    """Another writer appended the same action number first."""
+
+
+class NotFoundError(DicehallError, KeyError):
+    """No game with that id."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+def default_url() -> str:
+    """An SQLite file in the user's data directory."""
+    import platformdirs
+
+    folder = Path(platformdirs.user_data_dir("dicehall"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'dicehall.sqlite3'}"
+
+
+def normalise_url(url: str) -> str:
+    """Accept ``postgresql://`` and ``postgres://`` and use psycopg 3 for them; a bare path
+    means an SQLite file."""
+    if url.startswith("postgres://"):
+        url = "postgresql://" + url[len("postgres://") :]
+    if url.startswith("postgresql://"):
+        return "postgresql+psycopg://" + url[len("postgresql://") :]
+    if "://" not in url:
+        return f"sqlite:///{Path(url).expanduser().resolve()}"
+    return url
+
+
+def hash_token(token: str) -> str:
+    """Tokens are stored hashed: a stolen database does not give away seats."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+@dataclass
+class SeatRow:
+    seat: int
+    kind: str  # "human" or "bot"
+    spec: str  # bot spec ("random", "bot:expert") or "human"
+    name: str
+    token_hash: str | None = None
+    player_seed: str = ""
+
+    @property
+    def claimed(self) -> bool:
+        return self.kind == "bot" or self.token_hash is not None
+
+
+@dataclass
+class GameRow:
+    id: str
+    game: str
+    options: dict[str, Any]
+    mode: str  # "bot", "friend", "local"
+    status: str  # "waiting", "playing", "finished"
+    server_seed: str
+    commitment: str
+    created: float
+    updated: float
+    result: list[float] | None = None
+    rematch_of: str | None = None
+    rematch: str | None = None
+    seats: list[SeatRow] = field(default_factory=list)
+
+
+@dataclass
+class ActionRow:
+    seq: int
+    actor: int  # a seat, or -1 for dice (chance)
+    text: str
+    created: float
+
+
+class Store:
+    """All database access of the server; thread-safe (one SQLAlchemy engine)."""
+
+    def __init__(self, url: str | None = None, prefix: str = "") -> None:
+        self.url = normalise_url(url or default_url())
+        self.prefix = prefix
+        kwargs: dict[str, Any] = {"future": True}
+        if self.url.startswith("sqlite"):
+            kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+        else:
+            kwargs["pool_pre_ping"] = True
+        self.engine = sa.create_engine(self.url, **kwargs)
+        if self.url.startswith("sqlite"):
+
+            @sa.event.listens_for(self.engine, "connect")
+            def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+                cur = dbapi_conn.cursor()
+                cur.execute("PRAGMA journal_mode=WAL")
+                cur.execute("PRAGMA synchronous=FULL")
+                cur.close()
+
+        # SQLite allows one writer at a time; serialising writes here avoids "database is locked"
+        self._write_lock = threading.Lock()
+        md = sa.MetaData()
+        self.games = sa.Table(
+            f"{prefix}games",
+            md,
+            sa.Column("id", sa.String(32), primary_key=True),
+            sa.Column("game", sa.String(40), nullable=False),
+            sa.Column("options", sa.Text, nullable=False),
+            sa.Column("mode", sa.String(16), nullable=False),
+            sa.Column("status", sa.String(16), nullable=False, index=True),
+            sa.Column("server_seed", sa.String(64), nullable=False),
+            sa.Column("commitment", sa.String(64), nullable=False),
+            sa.Column("created", sa.Float, nullable=False),
+            sa.Column("updated", sa.Float, nullable=False),
+            sa.Column("result", sa.Text),
+            sa.Column("rematch_of", sa.String(32)),
+            sa.Column("rematch", sa.String(32)),
+        )
+        self.seats = sa.Table(
+            f"{prefix}seats",
+            md,
+            sa.Column("game_id", sa.String(32), primary_key=True),
+            sa.Column("seat", sa.Integer, primary_key=True),
+            sa.Column("kind", sa.String(8), nullable=False),
+            sa.Column("spec", sa.String(40), nullable=False),
+            sa.Column("name", sa.String(40), nullable=False),
+            sa.Column("token_hash", sa.String(64)),
+            sa.Column("player_seed", sa.String(64), nullable=False, default=""),
+        )
+        self.actions = sa.Table(
+            f"{prefix}actions",
+            md,
+            sa.Column("game_id", sa.String(32), primary_key=True),
+            sa.Column("seq", sa.Integer, primary_key=True),
+            sa.Column("actor", sa.Integer, nullable=False),
+            sa.Column("text", sa.Text, nullable=False),
+            sa.Column("created", sa.Float, nullable=False),
+        )
+        self.metadata = md
+        md.create_all(self.engine)
+
+    # -- games ----------------------------------------------------------
+    def create_game(self, row: GameRow) -> None:
+        with self._write_lock, self.engine.begin() as conn:
+            conn.execute(
+                self.games.insert().values(
+                    id=row.id,
+                    game=row.game,
+                    options=json.dumps(row.options),
+                    mode=row.mode,
+                    status=row.status,
+                    server_seed=row.server_seed,
+                    commitment=row.commitment,
+                    created=row.created,
+                    updated=row.updated,
+                    result=None,
+                    rematch_of=row.rematch_of,
+                    rematch=None,
+                )
+            )
+            for s in row.seats:
+                conn.execute(
+                    self.seats.insert().values(
+                        game_id=row.id,
+                        seat=s.seat,
+                        kind=s.kind,
+                        spec=s.spec,
+                        name=s.name,
+                        token_hash=s.token_hash,
+                        player_seed=s.player_seed,
+                    )
+                )
+
+    def _game_from(self, r: Any, seats: list[SeatRow]) -> GameRow:
+        return GameRow(
+            id=r.id,
+            game=r.game,
+            options=json.loads(r.options),
+            mode=r.mode,
+            status=r.status,
+            server_seed=r.server_seed,
+            commitment=r.commitment,
+            created=r.created,
+            updated=r.updated,
+            result=json.loads(r.result) if r.result else None,
+            rematch_of=r.rematch_of,
+            rematch=r.rematch,
+            seats=seats,
+        )
+
+    def _seats_of(self, conn: Any, ids: list[str]) -> dict[str, list[SeatRow]]:
+        out: dict[str, list[SeatRow]] = {i: [] for i in ids}
+        if not ids:
+            return out
+        rows = conn.execute(
+            sa.select(self.seats)
+            .where(self.seats.c.game_id.in_(ids))
+            .order_by(self.seats.c.game_id, self.seats.c.seat)
+        )
+        for s in rows:
+            out[s.game_id].append(
+                SeatRow(s.seat, s.kind, s.spec, s.name, s.token_hash, s.player_seed or "")
+            )
+        return out
+
+    def get_game(self, game_id: str) -> GameRow:
+        with self.engine.connect() as conn:
+            r = conn.execute(sa.select(self.games).where(self.games.c.id == game_id)).first()
+            if r is None:
+                raise NotFoundError(f"no game with id {game_id!r}")
+            return self._game_from(r, self._seats_of(conn, [game_id])[game_id])
+
+    def list_games(self, status: str, limit: int = 50) -> list[GameRow]:
+        """Games with ``status``, most recently updated first."""
+        with self.engine.connect() as conn:
+            rows = list(
+                conn.execute(
+                    sa.select(self.games)
+                    .where(self.games.c.status == status)
+                    .order_by(self.games.c.updated.desc())
+                    .limit(limit)
+                )
+            )
+            seats = self._seats_of(conn, [r.id for r in rows])
+            return [self._game_from(r, seats[r.id]) for r in rows]
+
+    def claim_seat(self, game_id: str, seat: int, name: str, token_hash: str, seed: str) -> bool:
+        """Give an open human seat its token; False if somebody claimed it first."""
+        with self._write_lock, self.engine.begin() as conn:
+            res = conn.execute(
+                self.seats.update()
+                .where(
+                    self.seats.c.game_id == game_id,
+                    self.seats.c.seat == seat,
+                    self.seats.c.kind == "human",
+                    self.seats.c.token_hash.is_(None),
+                )
+                .values(name=name, token_hash=token_hash, player_seed=seed)
+            )
+            conn.execute(
+                self.games.update().where(self.games.c.id == game_id).values(updated=time.time())
+            )
+            return bool(res.rowcount == 1)
+
+    def set_status(self, game_id: str, status: str) -> None:
+        with self._write_lock, self.engine.begin() as conn:
+            conn.execute(
+                self.games.update()
+                .where(self.games.c.id == game_id)
+                .values(status=status, updated=time.time())
+            )
+
+    def set_rematch(self, game_id: str, rematch_id: str) -> None:
+        with self._write_lock, self.engine.begin() as conn:
+            conn.execute(
+                self.games.update().where(self.games.c.id == game_id).values(rematch=rematch_id)
+            )
+
+    # -- the action log -------------------------------------------------
+    def append_actions(
+        self,
+        game_id: str,
+        first_seq: int,
+        actions: list[tuple[int, str]],
+        *,
+        status: str | None = None,
+        result: list[float] | None = None,
+    ) -> None:
+        """Append ``(actor, text)`` pairs as numbers ``first_seq``, ``first_seq + 1``, ... in one
+        transaction (with the game's new status); ConflictError if a number is taken."""
+        now = time.time()
+        values: dict[str, Any] = {"updated": now}
+        if status is not None:
+            values["status"] = status
+        if result is not None:
+            values["result"] = json.dumps(result)
+        try:
+            with self._write_lock, self.engine.begin() as conn:
+                conn.execute(
+                    self.actions.insert(),
+                    [
+                        {
+                            "game_id": game_id,
+                            "seq": first_seq + i,
+                            "actor": actor,
+                            "text": text,
+                            "created": now,
+                        }
+                        for i, (actor, text) in enumerate(actions)
+                    ],
+                )
+                conn.execute(self.games.update().where(self.games.c.id == game_id).values(**values))
+        except IntegrityError as exc:
+            raise ConflictError(
+                f"action {first_seq} of game {game_id} was already written by another writer"
+            ) from exc
+
+    def load_actions(self, game_id: str) -> list[ActionRow]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(self.actions)
+                .where(self.actions.c.game_id == game_id)
+                .order_by(self.actions.c.seq)
+            )
+            return [ActionRow(r.seq, r.actor, r.text, r.created) for r in rows]
+
+    def drop_all(self) -> None:
+        """Remove this store's tables (tests clean up with it)."""
+        self.metadata.drop_all(self.engine)
+        self.engine.dispose()
+
+    def close(self) -> None:
+        self.engine.dispose()

@@ -1,0 +1,148 @@
+"""Backgammon for the browser: the board as JSON and the legal plays as a click graph.
+
+Points are given per seat in that seat's own numbering (``0`` = borne off, ``1..24`` the points,
+``25`` the bar); seat 0's point ``i`` is seat 1's point ``25 - i``.
+
+>>> from dicehall import load_game
+>>> s = load_game("backgammon").new_initial_state().apply_text("3-1")
+>>> v = state_view(s)
+>>> v["phase"], v["turn"], v["dice"], v["pips"]
+('move', 0, [3, 1], [167, 167])
+>>> g = legal_view(s)
+>>> sorted({e[0] for e in g["nodes"][0]["edges"]})   # checkers that can move first
+[6, 8, 13, 24]
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dicehall.core.game import State
+from dicehall.games.backgammon.rules import (
+    BAR,
+    OFF,
+    BackgammonState,
+    Board,
+    Play,
+    move_step,
+    single_steps,
+)
+
+
+def _bg(state: State) -> BackgammonState:
+    assert isinstance(state, BackgammonState)
+    return state
+
+
+def state_view(state: State) -> dict[str, Any]:
+    """Checkers of both seats, dice, pips, borne-off counts and the phase."""
+    s = _bg(state)
+    sides = [list(s.side(0)), list(s.side(1))]
+    if s.winner is not None:
+        phase = "over"
+    elif s.opening:
+        phase = "opening"
+    elif s.dice is None:
+        phase = "roll"
+    else:
+        phase = "move"
+    return {
+        "phase": phase,
+        "turn": s.turn,
+        "sides": sides,
+        "dice": list(s.dice) if s.dice else None,
+        "pips": list(s.pip_counts()),
+        "off": [sides[0][OFF], sides[1][OFF]],
+        "bar": [sides[0][BAR], sides[1][BAR]],
+        "winner": s.winner,
+        "points": s.points,
+        "scoring": s.game.options["scoring"],
+        "position_id": s.position_id(),
+    }
+
+
+def legal_view(state: State) -> dict[str, Any]:
+    """The legal plays as a graph for click-to-move, in the mover's numbering.
+
+    ``nodes[0]`` is the position before moving; each node has ``edges``
+    ``[from, to, die, hit, child]`` (one checker moved by one die) and ``text``, the canonical
+    play to send when the player confirms there (null while dice must still be played). Only
+    steps that can still end in a legal play are included, so the rules about using both dice
+    and the larger die are respected click by click.
+    """
+    s = _bg(state)
+    assert s.dice is not None
+    d1, d2 = s.dice
+    dice = (d1,) * 4 if d1 == d2 else (max(d1, d2), min(d1, d2))
+    texts = {board: s.action_to_text(play) for play, board in s.play_results()}
+    nodes: list[dict[str, Any]] = []
+    memo: dict[tuple[Board, tuple[int, ...]], int | None] = {}
+
+    def visit(mine: list[int], theirs: list[int], rest: tuple[int, ...]) -> int | None:
+        board: Board = (tuple(mine), tuple(theirs))
+        key = (board, rest)
+        if key in memo:
+            return memo[key]
+        memo[key] = None  # no cycles are possible (pips only go down), but be safe
+        if board in texts:
+            index = len(nodes)
+            nodes.append({"edges": [], "text": texts[board], "dice": list(rest)})
+            memo[key] = index
+            return index
+        edges: list[list[Any]] = []
+        for die in sorted(set(rest), reverse=True):
+            left = list(rest)
+            left.remove(die)
+            for src, dst in single_steps(mine, theirs, die):
+                m, t = mine.copy(), theirs.copy()
+                hit = move_step(m, t, src, dst)
+                child = visit(m, t, tuple(left))
+                if child is not None:
+                    edges.append([src, dst, die, hit, child])
+        if not edges:
+            return None
+        index = len(nodes)
+        nodes.append({"edges": edges, "text": None, "dice": list(rest)})
+        memo[key] = index
+        return index
+
+    root = visit(list(s.board[0]), list(s.board[1]), dice)
+    assert root is not None, "a decision node always has a legal play"
+    # renumber so the root comes first (children were appended before their parents)
+    order = [root] + [i for i in range(len(nodes)) if i != root]
+    new = {old: k for k, old in enumerate(order)}
+    out = []
+    for old in order:
+        node = nodes[old]
+        out.append(
+            {
+                "edges": [[a, b, die, hit, new[c]] for a, b, die, hit, c in node["edges"]],
+                "text": node["text"],
+                "dice": node["dice"],
+            }
+        )
+    return {"seat": s.turn, "nodes": out}
+
+
+def move_view(before: State, text: str, after: State) -> dict[str, Any] | None:
+    """A roll: its dice; a play: the mover and his steps ``[from, to, hit]`` (his numbering)."""
+    b = _bg(before)
+    if b.is_chance_node():
+        a, c = (int(x) for x in text.split("-"))
+        return {"roll": [a, c], "opening": b.opening}
+    action = b.parse_action(text)
+    assert isinstance(action, Play)
+    mine, theirs = list(b.board[0]), list(b.board[1])
+    steps = []
+    for src, dst in action.steps:
+        steps.append([src, dst, move_step(mine, theirs, src, dst)])
+    return {"seat": b.turn, "steps": steps}
+
+
+def summary(state: State) -> str:
+    """Who won and how much."""
+    s = _bg(state)
+    if s.winner is None:
+        return "The game is not over."
+    kind = {1: "a single game", 2: "a gammon", 3: "a backgammon"}.get(s.points, "")
+    return f"Seat {s.winner + 1} wins {kind} ({s.points} point{'s' * (s.points != 1)})."
