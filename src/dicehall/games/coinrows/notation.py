@@ -52,6 +52,7 @@ _CAPTURE_ROW = re.compile(
 )
 _CAPTURE_SQUARES = re.compile(rf"^{_CAPTURE_WORD}\s*([a-g])([1-7])\s*-?\s*([a-g])([1-7])$")
 _STEP = re.compile(r"([a-g])\s*([1-7])\s*[-/:>]?\s*([a-g])?\s*([1-7])")
+_BAD_SQUARE = re.compile(r"(?<![a-z])(?:[h-z][0-9]|[a-g][089])")
 _SEPARATORS = re.compile(r"^[\s,;&+]*$|^[\s,;&+]*(?:and[\s,;&+]*)+$")
 
 
@@ -165,6 +166,8 @@ def _parse_move(state: CoinRowsState, raw: str, t: str) -> Move:
     if t in ("", "pass", "none", "-"):
         raise state.illegal(raw, f"you have coins to move and must move the roll {roll}")
     found = list(_STEP.finditer(t))
+    if _BAD_SQUARE.search(t):
+        raise state.illegal(raw, "squares are a1 to g7: columns a-g, rows 1-7")
     if not found or not _SEPARATORS.match(_STEP.sub(" ", t)):
         raise state.illegal(raw, "write a move from square to square, like c1-c6 or c1-c3 e1-e5")
     steps: list[Step] = []

@@ -73,8 +73,8 @@ def capture_notes(state: CoinRowsState) -> dict[int, str]:
 
 def render_text(state: CoinRowsState, perspective: int | None = None) -> str:
     """The grid with row and column names, both purses and the state of the turn,
-    drawn for ``perspective`` (default: the player whose turn it is) with his home
-    row at the bottom and his left-hand column on the left.
+    drawn for ``perspective`` (default: the player whose turn it is; seat 0 once the
+    game is over) with his home row at the bottom and his left-hand column on the left.
 
     >>> from dicehall import load_game
     >>> print(load_game("coinrows").new_initial_state().render())
@@ -92,7 +92,10 @@ def render_text(state: CoinRowsState, perspective: int | None = None) -> str:
     Turn 1/1000, seat 1 (X): Phase A, no capture possible; roll or leave
     Last roll: none
     """
-    me = state.turn if perspective is None else perspective
+    if perspective is None:
+        # a finished game has no player on move: show it the way the rules name squares
+        perspective = 0 if state.phase is Phase.OVER else state.turn
+    me = perspective
     rows = range(SIZE - 1, -1, -1) if me == 0 else range(SIZE)
     columns = range(SIZE) if me == 0 else range(SIZE - 1, -1, -1)
     header = "     " + "  ".join(COLUMNS[c] for c in columns)
