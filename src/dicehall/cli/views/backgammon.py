@@ -21,6 +21,17 @@ def render(state: State, perspective: int | None) -> Text:
     return text
 
 
+def describe(before: State, text: str, after: State) -> str | None:
+    """Explain the opening roll (who rolled what, who starts) and re-rolled ties."""
+    if getattr(before, "opening", False) and before.is_chance_node():
+        first, second = (int(x) for x in text.split("-"))
+        if first == second:
+            return f"both rolled {first}: roll again"
+        starter = 1 if first > second else 2
+        return f"seat 1 rolled {first}, seat 2 rolled {second}: seat {starter} starts"
+    return None
+
+
 def help(state: State) -> str:
     return (
         "Moves use your own point numbers (24 down to 1), e.g. 24/18 13/11, bar/22*, 6/off,\n"
