@@ -1,0 +1,626 @@
+"""White Die rules: turns, the white die, the five challenges, scores and the end.
+
+A ``WhiteDieState`` is an immutable value. Chance nodes are physical dice rolls:
+all five dice at the start and at each turn (``chance_dice() == 5``, the first
+face is the white die), the opponent's four dice in tic-tac-toe and matching, and
+the dice a player or opponent rerolls. Outcomes are multisets of faces (the order
+of equal dice never matters) with exact probabilities; a white 1 at a turn is one
+outcome because the coloured dice are then irrelevant.
+
+During tic-tac-toe and matching the chosen opponent is ``current_player()`` for
+his own placements and rerolls. Forced passes in tic-tac-toe and the final claim
+happen by themselves: a side is only asked when it has a legal placement.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from functools import cache
+from itertools import combinations_with_replacement
+from math import factorial
+from typing import Any
+
+from dicehall.core.errors import IllegalActionError
+from dicehall.core.game import CHANCE, TERMINAL, Game, State
+from dicehall.core.options import Option
+from dicehall.games.whitedie.challenges import (
+    CHALLENGES,
+    EMPTY_GRID,
+    POKER_CHARTS,
+    SQUARES,
+    Dice,
+    Grid,
+    challenge_score,
+    claim,
+    matching_score,
+    placements,
+    tictactoe_score,
+)
+
+# -- phases -------------------------------------------------------------------
+START = "start"  # chance: the next contender rolls all five to see who starts
+ROLL = "roll"  # chance: the player on turn rolls all five
+CHOOSE = "choose"  # the player picks his opponent (tic-tac-toe, matching, 3+ players)
+OPPONENT_ROLL = "opponent-roll"  # chance: the opponent rolls his four dice
+REROLL = "reroll"  # poker, pips, sixes: stand or reroll (rerolls_left >= 1)
+TICTACTOE = "tictactoe"  # a side places a die
+MATCH_PLAYER = "match-player"  # matching: the player must reroll two
+MATCH_OPPONENT = "match-opponent"  # matching: the opponent must reroll two
+MATCH_LAST = "match-last"  # matching: the player may reroll one
+OVER = "over"
+
+PLAYER_SIDE = 1
+OPPONENT_SIDE = 0
+
+
+# -- actions -------------------------------------------------------------------
+@dataclass(frozen=True)
+class Roll:
+    """A chance outcome: the coloured ``dice`` rolled (sorted), and at a five-dice roll
+    the ``white`` die. A white 1 at a turn is stored without coloured dice."""
+
+    dice: Dice
+    white: int | None = None
+
+    def __str__(self) -> str:
+        faces = " ".join(map(str, self.dice))
+        if self.white is None:
+            return faces
+        return f"white {self.white}" + (f": {faces}" if faces else "")
+
+
+@dataclass(frozen=True)
+class Stand:
+    """Keep the dice as they are (score now, or in matching: skip the last reroll)."""
+
+    def __str__(self) -> str:
+        return "stand"
+
+
+@dataclass(frozen=True)
+class Reroll:
+    """Reroll the dice showing ``values`` (sorted; equal dice are interchangeable)."""
+
+    values: Dice
+
+    def __str__(self) -> str:
+        return "reroll " + " ".join(map(str, self.values))
+
+
+@dataclass(frozen=True)
+class Place:
+    """Tic-tac-toe: put the die ``value`` on ``square`` (0..8, see ``SQUARES``)."""
+
+    value: int
+    square: int
+
+    def __str__(self) -> str:
+        return f"place {self.value} {SQUARES[self.square]}"
+
+
+@dataclass(frozen=True)
+class ChooseOpponent:
+    """Tic-tac-toe or matching with 3+ players: play against ``seat`` (0-based)."""
+
+    seat: int
+
+    def __str__(self) -> str:
+        return f"opponent {self.seat + 1}"
+
+
+Action = Roll | Stand | Reroll | Place | ChooseOpponent
+
+
+@dataclass(frozen=True)
+class ChallengeResult:
+    """How the last challenge ended: for explanations and views, not for the rules."""
+
+    seat: int
+    white: int
+    points: int
+    dice: Dice = ()
+    opponent: int | None = None
+    opponent_dice: Dice = ()
+    grid: Grid = ()
+
+
+# -- dice arithmetic -----------------------------------------------------------
+@cache
+def multiset_outcomes(count: int) -> tuple[tuple[Dice, Fraction], ...]:
+    """Every sorted result of rolling ``count`` d6 with its exact probability.
+
+    >>> len(multiset_outcomes(4)), sum(p for _, p in multiset_outcomes(4))
+    (126, Fraction(1, 1))
+    >>> dict(multiset_outcomes(2))[(3, 5)]
+    Fraction(1, 18)
+    """
+    total = 6**count
+    out = []
+    for faces in combinations_with_replacement(range(1, 7), count):
+        ways = factorial(count)
+        for n in Counter(faces).values():
+            ways //= factorial(n)
+        out.append((faces, Fraction(ways, total)))
+    return tuple(out)
+
+
+def sub_multisets(dice: Dice, size: int | None = None) -> list[Dice]:
+    """Distinct sub-multisets of sorted ``dice`` (non-empty, or of exactly ``size``).
+
+    >>> sub_multisets((2, 5, 5), 2)
+    [(2, 5), (5, 5)]
+    """
+    found: set[Dice] = set()
+    n = len(dice)
+    for mask in range(1, 1 << n):
+        part = tuple(dice[i] for i in range(n) if mask >> i & 1)
+        if size is None or len(part) == size:
+            found.add(part)
+    return sorted(found, key=lambda p: (len(p), p))
+
+
+def remove(dice: Dice, values: Sequence[int]) -> Dice | None:
+    """``dice`` without ``values`` (as a multiset), or None if they are not all there.
+
+    >>> remove((1, 3, 3, 6), (3, 6)), remove((1, 3, 3, 6), (2,))
+    ((1, 3), None)
+    """
+    rest = list(dice)
+    for v in values:
+        if v not in rest:
+            return None
+        rest.remove(v)
+    return tuple(rest)
+
+
+@cache
+def _five_dice_outcomes(turn: bool) -> tuple[tuple[Action, Fraction], ...]:
+    """Outcomes of rolling all five: at a turn a white 1 is one outcome (the coloured
+    dice do not matter then); at the start every white counts with the coloured sum."""
+    out: list[tuple[Action, Fraction]] = []
+    if turn:
+        out.append((Roll((), 1), Fraction(1, 6)))
+    for white in range(2 if turn else 1, 7):
+        out += [(Roll(d, white), p / 6) for d, p in multiset_outcomes(4)]
+    return tuple(out)
+
+
+# -- the game ------------------------------------------------------------------
+OPTIONS = (
+    Option("players", int, 2, "number of players", minimum=2, maximum=6),
+    Option("target", int, 21, "points that win the game", minimum=1, maximum=1000),
+    Option(
+        "poker_chart",
+        str,
+        "standard",
+        "Poker chart: standard (4 of a kind 6, straight 4, 3 of a kind 3, two pairs 2, pair 1), "
+        "no-straights (straights score 0) or flat (4 of a kind 4, straight 3)",
+        choices=tuple(POKER_CHARTS),
+    ),
+)
+
+
+class WhiteDie(Game):
+    """White Die: five dice, five challenges, first to 21; see docs/rules/whitedie.md.
+
+    >>> from dicehall import load_game
+    >>> game = load_game("whitedie", players=3)
+    >>> game.num_players, game.new_initial_state().chance_dice()
+    (3, 5)
+    """
+
+    name = "whitedie"
+    title = "White Die"
+    min_players = 2
+    max_players = 6
+    option_specs = OPTIONS
+
+    @property
+    def target(self) -> int:
+        """Points that end the game."""
+        return int(self.options["target"])
+
+    @property
+    def poker_chart(self) -> str:
+        """The name of the poker chart in use."""
+        return str(self.options["poker_chart"])
+
+    def new_initial_state(self) -> WhiteDieState:
+        n = self.num_players
+        return WhiteDieState(self, (0,) * n, START, contenders=tuple(range(n)))
+
+    def setup(
+        self,
+        scores: Sequence[int],
+        turn: int,
+        *,
+        white: int | None = None,
+        dice: Sequence[int] = (),
+        rerolls_left: int = 2,
+        opponent: int | None = None,
+        opponent_dice: Sequence[int] = (),
+    ) -> WhiteDieState:
+        """A position for analysis and tests: ``turn`` about to roll (no ``white``),
+        or in the challenge of ``white`` with his four ``dice``.
+
+        For tic-tac-toe and matching give ``opponent`` (with 3+ players; without it
+        the player is to choose) and ``opponent_dice`` to start placing or rerolling
+        (without them the opponent is to roll).
+
+        >>> from dicehall import load_game
+        >>> s = load_game("whitedie").setup([3, 5], 0, white=6, dice=[2, 4, 4, 1])
+        >>> s.legal_texts()[:3]
+        ['stand', 'reroll 1', 'reroll 2']
+        """
+        scores = tuple(int(s) for s in scores)
+        n = self.num_players
+        if len(scores) != n or not 0 <= turn < n or any(s < 0 for s in scores):
+            raise ValueError(f"give {n} non-negative scores and a seat 0..{n - 1}")
+        if max(scores) >= self.target:
+            raise ValueError("a score at the target: the game would be over")
+        base = WhiteDieState(self, scores, ROLL, turn=turn)
+        if white is None:
+            return base
+        d = tuple(sorted(dice))
+        if len(d) != 4 or any(not 1 <= v <= 6 for v in d):
+            raise ValueError("give the four coloured dice, faces 1..6")
+        if white in (2, 5, 6):
+            if not 1 <= rerolls_left <= 2:
+                raise ValueError("rerolls_left must be 1 or 2")
+            return replace(base, phase=REROLL, white=white, dice=d, rerolls_left=rerolls_left)
+        if white not in (3, 4):
+            raise ValueError("white must be 2..6")
+        if opponent is None and n == 2:
+            opponent = 1 - turn
+        if opponent is None:
+            return replace(base, phase=CHOOSE, white=white, dice=d)
+        if opponent == turn or not 0 <= opponent < n:
+            raise ValueError("give the opponent's seat (not the player's)")
+        state = replace(base, white=white, dice=d, opponent=opponent)
+        if not opponent_dice:
+            return replace(state, phase=OPPONENT_ROLL)
+        return state._after_opponent_roll(tuple(sorted(opponent_dice)))
+
+
+@dataclass(frozen=True, eq=False)
+class WhiteDieState(State):
+    """A White Die position.
+
+    ``turn`` is the player whose turn it is (at the start: unused); ``white``
+    the challenge being played; ``dice`` his four coloured dice; ``opponent`` and
+    ``opponent_dice`` the chosen opponent in tic-tac-toe and matching; ``grid`` the
+    tic-tac-toe board; ``rolling`` > 0 while dice are being rerolled, with ``kept``
+    the dice that stay.
+    """
+
+    game: WhiteDie
+    scores: tuple[int, ...]
+    phase: str
+    turn: int = 0
+    white: int = 0
+    dice: Dice = ()
+    rerolls_left: int = 0
+    opponent: int | None = None
+    opponent_dice: Dice = ()
+    grid: Grid = ()
+    side: int = OPPONENT_SIDE  # tic-tac-toe: who places next
+    rolling: int = 0
+    kept: Dice = ()
+    contenders: tuple[int, ...] = ()
+    start_rolls: tuple[tuple[int, int], ...] = ()  # (white, coloured sum) so far
+    winner: int | None = None
+    last: ChallengeResult | None = field(default=None, compare=False)
+    _cache: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    # -- whose turn -----------------------------------------------------------
+    def current_player(self) -> int:
+        if self.phase == OVER:
+            return TERMINAL
+        if self.rolling or self.phase in (START, ROLL, OPPONENT_ROLL):
+            return CHANCE
+        if self.phase == TICTACTOE:
+            assert self.opponent is not None
+            return self.turn if self.side == PLAYER_SIDE else self.opponent
+        if self.phase == MATCH_OPPONENT:
+            assert self.opponent is not None
+            return self.opponent
+        return self.turn
+
+    @property
+    def challenge(self) -> str | None:
+        """The name of the challenge being played, or None between challenges."""
+        return CHALLENGES.get(self.white) if self.phase not in (START, ROLL, OVER) else None
+
+    @property
+    def roller(self) -> int:
+        """At a chance node: the seat whose dice are rolled."""
+        if self.phase == START:
+            return self.contenders[len(self.start_rolls)]
+        if self.phase == OPPONENT_ROLL or (self.rolling and self.phase == MATCH_OPPONENT):
+            assert self.opponent is not None
+            return self.opponent
+        return self.turn
+
+    def leads(self, seat: int) -> bool:
+        """True if ``seat`` is in the lead or tied for it."""
+        return self.scores[seat] >= max(self.scores)
+
+    # -- chance ---------------------------------------------------------------
+    def chance_dice(self) -> int:
+        if self.current_player() != CHANCE:
+            return 0
+        if self.phase in (START, ROLL):
+            return 5
+        if self.phase == OPPONENT_ROLL:
+            return 4
+        return self.rolling
+
+    def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
+        if self.current_player() != CHANCE:
+            raise IllegalActionError("roll", "it is not time to roll dice")
+        if self.phase in (START, ROLL):
+            return list(_five_dice_outcomes(self.phase == ROLL))
+        return [(Roll(d), p) for d, p in multiset_outcomes(self.chance_dice())]
+
+    def _is_outcome(self, roll: Roll) -> bool:
+        """True if ``roll`` is one of the chance outcomes here (without listing them)."""
+        d = roll.dice
+        if list(d) != sorted(d) or any(not 1 <= f <= 6 for f in d):
+            return False
+        if self.phase in (START, ROLL):
+            if roll.white is None or not 1 <= roll.white <= 6:
+                return False
+            if self.phase == ROLL and roll.white == 1:
+                return d == ()
+            return len(d) == 4
+        return roll.white is None and len(d) == self.chance_dice()
+
+    def outcome_from_dice(self, faces: Sequence[int]) -> Roll:
+        """The outcome of rolled ``faces``; at a five-dice roll the first is the white die."""
+        faces = tuple(int(f) for f in faces)
+        if len(faces) != self.chance_dice() or any(not 1 <= f <= 6 for f in faces):
+            raise ValueError(f"expected {self.chance_dice()} faces 1..6, got {faces}")
+        if self.phase in (START, ROLL):
+            white, rest = faces[0], tuple(sorted(faces[1:]))
+            if self.phase == ROLL and white == 1:
+                return Roll((), 1)
+            return Roll(rest, white)
+        return Roll(tuple(sorted(faces)))
+
+    # -- decisions ------------------------------------------------------------
+    def legal_actions(self) -> list[Action]:
+        if "legal" not in self._cache:
+            self._cache["legal"] = self._legal_actions()
+        return list(self._cache["legal"])
+
+    def _legal_actions(self) -> list[Action]:
+        player = self.current_player()
+        if player == TERMINAL:
+            return []
+        if player == CHANCE:
+            return [a for a, _ in self.chance_outcomes()]
+        if self.phase == CHOOSE:
+            return [ChooseOpponent(s) for s in range(len(self.scores)) if s != self.turn]
+        if self.phase == REROLL:
+            return [Stand(), *(Reroll(v) for v in sub_multisets(self.dice))]
+        if self.phase == MATCH_PLAYER:
+            return [Reroll(v) for v in sub_multisets(self.dice, 2)]
+        if self.phase == MATCH_OPPONENT:
+            return [Reroll(v) for v in sub_multisets(self.opponent_dice, 2)]
+        if self.phase == MATCH_LAST:
+            return [Stand(), *(Reroll(v) for v in sub_multisets(self.dice, 1))]
+        if self.phase == TICTACTOE:
+            return [Place(v, sq) for v, sq in self.placements(self.side)]
+        raise AssertionError(f"unknown phase {self.phase}")
+
+    def is_legal(self, action: Action) -> bool:
+        """True if ``action`` is legal here (a chance outcome at a chance node)."""
+        player = self.current_player()
+        if player == TERMINAL:
+            return False
+        if player == CHANCE:
+            return isinstance(action, Roll) and self._is_outcome(action)
+        if "legal_set" not in self._cache:
+            self._cache["legal_set"] = frozenset(self.legal_actions())
+        return action in self._cache["legal_set"]
+
+    def placements(self, side: int) -> list[tuple[int, int]]:
+        """Legal ``(value, square)`` placements of ``side`` (``PLAYER_SIDE`` or
+        ``OPPONENT_SIDE``) in tic-tac-toe."""
+        dice = self.dice if side == PLAYER_SIDE else self.opponent_dice
+        return placements(self.grid, dice, player=side == PLAYER_SIDE)
+
+    # -- transitions ----------------------------------------------------------
+    def apply(self, action: Action) -> WhiteDieState:
+        player = self.current_player()
+        if player == TERMINAL:
+            raise IllegalActionError(str(action), "the game is over")
+        if not self.is_legal(action):
+            if player == CHANCE:
+                raise self.illegal(str(action), f"{self.chance_dice()} dice must be rolled now")
+            raise self.illegal(str(action), "not a legal action here")
+        if isinstance(action, Roll):
+            return self._after_roll(action)
+        if isinstance(action, ChooseOpponent):
+            return replace(self, phase=OPPONENT_ROLL, opponent=action.seat)
+        if isinstance(action, Place):
+            return self._after_place(action)
+        if isinstance(action, Stand):
+            if self.phase == MATCH_LAST:
+                return self._score(matching_score(self.dice, self.opponent_dice))
+            return self._score(challenge_score(self.white, self.dice, self.game.poker_chart))
+        assert isinstance(action, Reroll)
+        mine = self.opponent_dice if self.phase == MATCH_OPPONENT else self.dice
+        kept = remove(mine, action.values)
+        assert kept is not None
+        rerolls = self.rerolls_left - 1 if self.phase == REROLL else 0
+        return replace(self, rolling=len(action.values), kept=kept, rerolls_left=rerolls)
+
+    def _after_roll(self, roll: Roll) -> WhiteDieState:
+        if self.phase == START:
+            assert roll.white is not None
+            rolls = (*self.start_rolls, (roll.white, sum(roll.dice)))
+            if len(rolls) < len(self.contenders):
+                return replace(self, start_rolls=rolls)
+            best = max(rolls)
+            tied = tuple(c for c, r in zip(self.contenders, rolls, strict=True) if r == best)
+            if len(tied) > 1:
+                return replace(self, contenders=tied, start_rolls=())
+            return replace(self, phase=ROLL, turn=tied[0], contenders=(), start_rolls=())
+        if self.phase == ROLL:
+            assert roll.white is not None
+            if roll.white == 1:
+                if self.leads(self.turn):
+                    return self._next_turn(self.scores, None)
+                return self  # behind: he ignores the roll and rolls all five again
+            state = replace(self, white=roll.white, dice=roll.dice)
+            if roll.white in (2, 5, 6):
+                return replace(state, phase=REROLL, rerolls_left=2)
+            if len(self.scores) == 2:
+                return replace(state, phase=OPPONENT_ROLL, opponent=1 - self.turn)
+            return replace(state, phase=CHOOSE)
+        if self.phase == OPPONENT_ROLL:
+            return self._after_opponent_roll(roll.dice)
+        # a reroll
+        new = tuple(sorted(self.kept + roll.dice))
+        state = replace(self, rolling=0, kept=())
+        if self.phase == REROLL:
+            state = replace(state, dice=new)
+            if state.rerolls_left == 0:
+                return state._score(challenge_score(self.white, new, self.game.poker_chart))
+            return state
+        if self.phase == MATCH_PLAYER:
+            return replace(state, dice=new, phase=MATCH_OPPONENT)
+        if self.phase == MATCH_OPPONENT:
+            return replace(state, opponent_dice=new, phase=MATCH_LAST)
+        assert self.phase == MATCH_LAST
+        state = replace(state, dice=new)
+        return state._score(matching_score(new, self.opponent_dice))
+
+    def _after_opponent_roll(self, dice: Dice) -> WhiteDieState:
+        state = replace(self, opponent_dice=dice)
+        if self.white == 4:
+            return replace(state, phase=MATCH_PLAYER)
+        start = replace(state, phase=TICTACTOE, grid=EMPTY_GRID, side=PLAYER_SIDE)
+        return start._next_side()
+
+    def _after_place(self, place: Place) -> WhiteDieState:
+        grid = list(self.grid)
+        grid[place.square] = place.value if self.side == PLAYER_SIDE else -place.value
+        if self.side == PLAYER_SIDE:
+            dice = remove(self.dice, (place.value,))
+            assert dice is not None
+            state = replace(self, grid=tuple(grid), dice=dice)
+        else:
+            opp = remove(self.opponent_dice, (place.value,))
+            assert opp is not None
+            state = replace(self, grid=tuple(grid), opponent_dice=opp)
+        return state._next_side()
+
+    def _next_side(self) -> WhiteDieState:
+        """Hand tic-tac-toe to the other side; a side without a placement passes; when
+        neither can place the empty squares are claimed and the player scores."""
+        other = 1 - self.side
+        for side in (other, self.side):
+            if self.placements(side):
+                return replace(self, side=side)
+        grid = claim(self.grid, len(self.dice))
+        return replace(self, grid=grid)._score(tictactoe_score(grid))
+
+    def _score(self, points: int) -> WhiteDieState:
+        scores = list(self.scores)
+        scores[self.turn] += points
+        result = ChallengeResult(
+            self.turn,
+            self.white,
+            points,
+            self.dice if self.white != 3 else (),
+            self.opponent,
+            self.opponent_dice if self.white == 4 else (),
+            self.grid if self.white == 3 else (),
+        )
+        return self._next_turn(tuple(scores), result)
+
+    def _next_turn(self, scores: tuple[int, ...], result: ChallengeResult | None) -> WhiteDieState:
+        if scores[self.turn] >= self.game.target:
+            return WhiteDieState(
+                self.game, scores, OVER, turn=self.turn, winner=self.turn, last=result
+            )
+        nxt = (self.turn + 1) % len(scores)
+        return WhiteDieState(self.game, scores, ROLL, turn=nxt, last=result)
+
+    def returns(self) -> list[float]:
+        n = len(self.scores)
+        if self.winner is None:
+            return [0.0] * n
+        return [1.0 if s == self.winner else -1.0 / (n - 1) for s in range(n)]
+
+    # -- text -----------------------------------------------------------------
+    def action_to_text(self, action: Action) -> str:
+        return str(action)
+
+    def parse_action(self, text: str) -> Action:
+        from dicehall.games.whitedie.notation import parse_action
+
+        return parse_action(self, text)
+
+    def render(self, perspective: int | None = None) -> str:
+        from dicehall.games.whitedie.render import render_text
+
+        return render_text(self, perspective)
+
+    def __str__(self) -> str:
+        return self.render()
+
+    def _key(self) -> tuple[Any, ...]:
+        return (
+            self.scores, self.phase, self.turn, self.white, self.dice, self.rerolls_left,
+            self.opponent, self.opponent_dice, self.grid, self.side, self.rolling, self.kept,
+            self.contenders, self.start_rolls, self.winner,
+        )  # fmt: skip
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, WhiteDieState):
+            return NotImplemented
+        return self.game == other.game and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (
+            f"<WhiteDieState {self.phase} turn={self.turn + 1} scores={list(self.scores)}"
+            + (f" white={self.white} dice={self.dice}" if self.challenge else "")
+            + ">"
+        )
+
+
+__all__ = [
+    "CHOOSE",
+    "MATCH_LAST",
+    "MATCH_OPPONENT",
+    "MATCH_PLAYER",
+    "OPPONENT_ROLL",
+    "OPPONENT_SIDE",
+    "OVER",
+    "PLAYER_SIDE",
+    "REROLL",
+    "ROLL",
+    "START",
+    "TICTACTOE",
+    "Action",
+    "ChallengeResult",
+    "ChooseOpponent",
+    "Place",
+    "Reroll",
+    "Roll",
+    "Stand",
+    "WhiteDie",
+    "WhiteDieState",
+    "multiset_outcomes",
+    "remove",
+    "sub_multisets",
+]
