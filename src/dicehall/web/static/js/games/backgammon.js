@@ -1,0 +1,392 @@
+// Backgammon board: SVG, click-to-move with undo before confirming, pip counts, borne-off trays.
+//
+// Data from the server view (src/dicehall/server/views/backgammon.py):
+//   view.sides[seat]  26 counts in that seat's own numbering (0 = off, 1..24, 25 = bar)
+//   view.dice, view.turn, view.pips, view.phase
+//   moves.nodes       the legal plays as a click graph (edges [from, to, die, hit, child]; text)
+//
+// Test hooks (stable selectors):
+//   [data-point="N"]         click target of point N in the numbering of the seat drawn at the
+//                            bottom (the mover when it is your turn); 25 = your bar, 0 = your
+//                            bear-off tray. Clicking a checker's point selects it; clicking a lit
+//                            destination moves it.
+//   [data-button="confirm"]  send the play (also "pass" when there is no legal move)
+//   [data-button="undo"]     take back the last checker moved
+//   svg[data-seq]            the snapshot drawn
+//   root.dataset.node        index in moves.nodes of the position after the clicks so far
+
+import { animateTranslate, clear, dieFace, html, svg } from "../dom.js";
+
+const W = 700;
+const H = 540;
+const PW = 45; // point width
+const R = 20; // checker radius
+const TOP = 15;
+const BOTTOM = H - 15;
+const TRI = 200; // triangle height
+const LEFT_X = 15;
+const BAR_X = 285;
+const BAR_W = 50;
+const RIGHT_X = BAR_X + BAR_W;
+const RIGHT_END = RIGHT_X + 6 * PW; // 605
+const FRAME_W = RIGHT_END + 15; // 620
+const TRAY_X = FRAME_W + 6;
+const TRAY_W = W - TRAY_X - 4;
+const MID = H / 2;
+
+const memory = new WeakMap(); // root -> {key, path, selected}
+
+/** Centre x of point p (1..24) in the drawn orientation, and whether it is on the bottom row. */
+function pointX(p) {
+  if (p <= 6) return RIGHT_END - (p - 0.5) * PW;
+  if (p <= 12) return BAR_X - (p - 6.5) * PW;
+  if (p <= 18) return LEFT_X + (p - 12.5) * PW;
+  return RIGHT_X + (p - 18.5) * PW;
+}
+const isBottom = (p) => p <= 12;
+
+/** Position of the index-th checker (0-based) on point p / bar / tray, for `mine` (bottom side). */
+function checkerPos(p, index, mine) {
+  if (p === 25) {
+    const k = Math.min(index, 3);
+    return { x: BAR_X + BAR_W / 2, y: mine ? MID + 50 + k * 2 * R : MID - 50 - k * 2 * R };
+  }
+  if (p === 0) {
+    const k = Math.min(index, 14);
+    return { x: TRAY_X + TRAY_W / 2, y: mine ? BOTTOM - 6 - k * 13 : TOP + 6 + k * 13 };
+  }
+  const k = Math.min(index, 4);
+  const x = pointX(p);
+  return { x, y: isBottom(p) ? BOTTOM - R - k * 2 * R : TOP + R + k * 2 * R };
+}
+
+/** Translate a point of `seat`'s numbering into the numbering of the seat drawn at the bottom. */
+function toViewer(p, seat, me) {
+  if (seat === me || p === 0 || p === 25) return p;
+  return 25 - p;
+}
+
+function applyStep(mine, theirs, src, dst) {
+  mine[src] -= 1;
+  mine[dst] += 1;
+  if (dst !== 0 && theirs[25 - dst] === 1) {
+    theirs[25 - dst] = 0;
+    theirs[25] += 1;
+  }
+}
+
+/** Reachable destinations of the checker on `src` from node n: dst -> chain of edges. */
+function destinations(nodes, n, src) {
+  const found = new Map();
+  const queue = [{ node: n, at: src, chain: [] }];
+  while (queue.length) {
+    const { node, at, chain } = queue.shift();
+    for (const edge of nodes[node].edges) {
+      if (edge[0] !== at) continue;
+      const dst = edge[1];
+      const next = [...chain, edge];
+      if (!found.has(dst)) found.set(dst, next);
+      if (dst !== 0) queue.push({ node: edge[4], at: dst, chain: next });
+    }
+  }
+  return found;
+}
+
+export function describe(entry) {
+  return entry.actor < 0 ? `rolls ${entry.text}` : entry.text;
+}
+
+export function render(root, snap, ctx) {
+  const view = snap.view;
+  const me = ctx.seat ?? 0;
+  const them = 1 - me;
+  const moves = ctx.canAct && snap.moves && snap.moves.seat === me ? snap.moves : null;
+  const key = `${snap.id}:${snap.seq}`;
+  let mem = memory.get(root);
+  if (!mem || mem.key !== key) {
+    mem = { key, path: [], selected: null };
+    memory.set(root, mem);
+  }
+
+  // the board as it stands after the steps already clicked (not yet sent)
+  const mine = view.sides[me].slice();
+  const theirs = view.sides[them].slice();
+  let node = 0;
+  for (const chain of mem.path) {
+    for (const edge of chain) {
+      applyStep(mine, theirs, edge[0], edge[1]);
+      node = edge[4];
+    }
+  }
+  const current = moves ? moves.nodes[node] : null;
+  const sources = new Set(current ? current.edges.map((e) => e[0]) : []);
+  const dests = current && mem.selected !== null ? destinations(moves.nodes, node, mem.selected) : new Map();
+
+  const redraw = () => render(root, snap, { ...ctx, animate: false });
+  const click = (p) => {
+    if (!current) return;
+    if (mem.selected !== null && dests.has(p)) {
+      mem.path.push(dests.get(p));
+      mem.selected = null;
+      // select the moved checker again only if nothing else can move
+      redraw();
+      return;
+    }
+    if (sources.has(p)) {
+      mem.selected = mem.selected === p ? null : p;
+      // a checker with exactly one move by a single die: still wait for the destination click
+      redraw();
+      return;
+    }
+    mem.selected = null;
+    redraw();
+  };
+
+  // -- last move (for highlighting and animation), in drawn numbering
+  const last = snap.last && snap.last.detail && snap.last.detail.steps ? snap.last.detail : null;
+  const lastFrom = new Set();
+  const lastTo = new Set();
+  if (last) {
+    for (const [src, dst] of last.steps) {
+      lastFrom.add(`${last.seat}:${toViewer(src, last.seat, me)}`);
+      lastTo.add(`${last.seat}:${toViewer(dst, last.seat, me)}`);
+    }
+  }
+
+  const s = svg("svg", {
+    viewBox: `0 0 ${W} ${H}`,
+    class: "bg-board",
+    role: "img",
+    "aria-label": "backgammon board",
+    "data-seq": snap.seq,
+  });
+  s.append(svg("rect", { x: 0, y: 0, width: FRAME_W, height: H, rx: 10, fill: "var(--wood)" }));
+  s.append(svg("rect", { x: LEFT_X, y: TOP, width: 6 * PW, height: H - 2 * TOP, fill: "var(--felt)" }));
+  s.append(svg("rect", { x: RIGHT_X, y: TOP, width: 6 * PW, height: H - 2 * TOP, fill: "var(--felt)" }));
+  s.append(svg("rect", { x: BAR_X, y: TOP, width: BAR_W, height: H - 2 * TOP, fill: "var(--felt-dark)" }));
+  // trays
+  s.append(svg("rect", { x: TRAY_X, y: TOP, width: TRAY_W, height: MID - TOP - 15, rx: 6, fill: "var(--felt-dark)", class: "tray" }));
+  s.append(svg("rect", { x: TRAY_X, y: MID + 15, width: TRAY_W, height: BOTTOM - MID - 15, rx: 6, fill: "var(--felt-dark)", class: "tray" }));
+
+  // points
+  for (let p = 1; p <= 24; p += 1) {
+    const x = pointX(p);
+    const bottom = isBottom(p);
+    const base = bottom ? BOTTOM : TOP;
+    const tip = bottom ? BOTTOM - TRI : TOP + TRI;
+    const fill = p % 2 ? "var(--point-a)" : "var(--point-b)";
+    s.append(svg("polygon", { points: `${x - PW / 2},${base} ${x + PW / 2},${base} ${x},${tip}`, fill, class: "point" }));
+    const label = svg("text", {
+      x, y: bottom ? H - 3 : 11, "text-anchor": "middle", "font-size": 10, fill: "#f3e6cc", class: "point-label",
+    });
+    label.textContent = String(p);
+    s.append(label);
+  }
+
+  // highlights of the last move (under the checkers)
+  const mark = (p, seat, cls, color) => {
+    const isMine = seat === me;
+    if (p === 25) {
+      s.append(svg("rect", { x: BAR_X + 3, y: isMine ? MID + 25 : TOP + 5, width: BAR_W - 6, height: MID - TOP - 30, rx: 6, fill: color, opacity: 0.45, class: cls }));
+    } else if (p === 0) {
+      s.append(svg("rect", { x: TRAY_X, y: isMine ? MID + 15 : TOP, width: TRAY_W, height: MID - TOP - 15, rx: 6, fill: color, opacity: 0.45, class: cls }));
+    } else {
+      const x = pointX(p);
+      const bottom = isBottom(p);
+      const base = bottom ? BOTTOM : TOP;
+      const tip = bottom ? BOTTOM - TRI : TOP + TRI;
+      s.append(svg("polygon", { points: `${x - PW / 2},${base} ${x + PW / 2},${base} ${x},${tip}`, fill: color, opacity: 0.55, class: cls }));
+    }
+  };
+  if (last && !mem.path.length) {
+    for (const k of lastFrom) {
+      const [seat, p] = k.split(":").map(Number);
+      mark(p, seat, "last-from", "var(--highlight)");
+    }
+    for (const k of lastTo) {
+      const [seat, p] = k.split(":").map(Number);
+      mark(p, seat, "last-to", "var(--highlight)");
+    }
+  }
+  // legal sources and destinations
+  if (current) {
+    for (const p of sources) mark(p, me, "source", p === mem.selected ? "var(--selected)" : "var(--legal)");
+    for (const p of dests.keys()) mark(p, me, "dest", "var(--legal)");
+  }
+
+  // checkers
+  const checkerNodes = new Map(); // "seat:point" -> top checker node
+  const drawStack = (p, count, seat, isMine) => {
+    const shown = p === 0 ? count : p === 25 ? Math.min(count, 4) : Math.min(count, 5);
+    for (let i = 0; i < shown; i += 1) {
+      const pos = checkerPos(p, i, isMine);
+      let c;
+      if (p === 0) {
+        c = svg("rect", { x: TRAY_X + 6, y: isMine ? pos.y - 5 : pos.y - 5, width: TRAY_W - 12, height: 11, rx: 3, fill: `var(--seat${seat})`, stroke: `var(--seat${seat}-edge)`, "stroke-width": 1.5, class: "checker off" });
+      } else {
+        c = svg("circle", { cx: pos.x, cy: pos.y, r: R - 1, fill: `var(--seat${seat})`, stroke: `var(--seat${seat}-edge)`, "stroke-width": 2, class: "checker", "data-seat": seat });
+      }
+      s.append(c);
+      if (i === shown - 1) checkerNodes.set(`${seat}:${p}`, c);
+    }
+    if (count > shown || (p === 0 && count > 0)) {
+      const pos = checkerPos(p, shown - 1, isMine);
+      const t = svg("text", {
+        x: pos.x, y: pos.y + 5, "text-anchor": "middle", "font-size": p === 0 ? 11 : 15, "font-weight": 700,
+        fill: seat === 0 ? "#333" : "#fff", class: "count",
+      });
+      t.textContent = String(count);
+      if (p === 0) {
+        t.setAttribute("y", isMine ? BOTTOM - 18 - Math.min(count, 14) * 13 : TOP + 24 + Math.min(count, 14) * 13);
+        t.setAttribute("fill", "#f3e6cc");
+      }
+      s.append(t);
+    }
+  };
+  for (let p = 1; p <= 24; p += 1) {
+    if (mine[p]) drawStack(p, mine[p], me, true);
+    if (theirs[25 - p]) drawStack(p, theirs[25 - p], them, false);
+  }
+  drawStack(25, mine[25], me, true);
+  drawStack(25, theirs[25], them, false);
+  drawStack(0, mine[0], me, true);
+  drawStack(0, theirs[0], them, false);
+
+  // ghost checkers where the selected checker may land
+  for (const p of dests.keys()) {
+    const count = p === 0 ? mine[0] : mine[p] || 0;
+    const pos = checkerPos(p, p === 25 ? 0 : count, true);
+    if (p === 0) continue;
+    s.append(svg("circle", { cx: pos.x, cy: pos.y, r: R - 2, fill: "none", stroke: "var(--legal)", "stroke-width": 3, "stroke-dasharray": "5 4", class: "ghost" }));
+  }
+
+  // middle band: pip counts and dice
+  const pips = [0, 0];
+  pips[me] = mine.reduce((a, n, i) => a + n * i, 0);
+  pips[them] = theirs.reduce((a, n, i) => a + n * i, 0);
+  const name = (seat) => (snap.players?.[seat]?.name || `seat ${seat + 1}`);
+  const pipText = (seat, y) => {
+    const g = svg("g", { class: "pips", "data-pips-seat": seat });
+    g.append(svg("circle", { cx: LEFT_X + 14, cy: y - 5, r: 7, fill: `var(--seat${seat})`, stroke: `var(--seat${seat}-edge)` }));
+    const t = svg("text", { x: LEFT_X + 28, y, "font-size": 14, fill: "#fff" });
+    t.textContent = `${name(seat)} · pips ${pips[seat]} · off ${seat === me ? mine[0] : theirs[0]}`;
+    g.append(t);
+    s.append(g);
+  };
+  pipText(them, MID - 14);
+  pipText(me, MID + 24);
+
+  // dice of the player to move: used ones faded
+  if (view.dice) {
+    const [a, b] = view.dice;
+    const all = a === b ? [a, a, a, a] : [a, b];
+    const left = current ? current.dice.slice() : all.slice();
+    const size = a === b ? 30 : 36;
+    const gap = 8;
+    const total = all.length * size + (all.length - 1) * gap;
+    let x = RIGHT_X + (6 * PW - total) / 2;
+    const rolled = ctx.animate && ctx.previous && snap.log.length && snap.log[snap.log.length - 1].actor < 0;
+    for (const d of all) {
+      const k = left.indexOf(d);
+      const used = k < 0;
+      if (!used) left.splice(k, 1);
+      const die = dieFace(x, MID - size / 2, size, d, { class: `die${used ? " used" : ""}${rolled ? " rolling" : ""}`, "data-seat": view.turn });
+      s.append(die);
+      x += size + gap;
+    }
+  }
+  if (view.phase === "over" && view.winner !== null) {
+    const t = svg("text", { x: RIGHT_X + 3 * PW, y: MID + 6, "text-anchor": "middle", "font-size": 18, "font-weight": 700, fill: "#fff" });
+    t.textContent = `${name(view.winner)} wins ${view.points} point${view.points === 1 ? "" : "s"}`;
+    s.append(t);
+  }
+
+  // click targets on top of everything
+  if (current) {
+    const target = (p, attrs) => {
+      const lit = sources.has(p) || dests.has(p);
+      const r = svg("rect", { ...attrs, fill: "transparent", "data-point": p, class: lit ? "legal target" : "target" });
+      r.addEventListener("click", () => click(p));
+      s.append(r);
+    };
+    for (let p = 1; p <= 24; p += 1) {
+      const x = pointX(p);
+      target(p, { x: x - PW / 2, y: isBottom(p) ? MID + 5 : TOP, width: PW, height: MID - TOP - 5 });
+    }
+    target(25, { x: BAR_X, y: MID + 5, width: BAR_W, height: MID - TOP - 5 });
+    target(0, { x: TRAY_X, y: MID + 15, width: TRAY_W, height: BOTTOM - MID - 15 });
+  }
+
+  // controls under the board
+  const controls = html("div", { class: "board-controls" });
+  if (current) {
+    const dice = view.dice ? `${view.dice[0]}-${view.dice[1]}` : "";
+    const final = current.text !== null;
+    const isPass = final && current.text === "pass" && !mem.path.length;
+    const info = isPass
+      ? `No legal move with ${dice}.`
+      : final
+        ? `Play: ${current.text}`
+        : mem.selected !== null
+          ? `Move the checker from ${mem.selected === 25 ? "the bar" : mem.selected}: click a lit point.`
+          : `To play ${dice}: click a lit checker.`;
+    controls.append(
+      html("button", {
+        class: "btn",
+        "data-button": "undo",
+        disabled: !mem.path.length && mem.selected === null,
+        onclick: () => {
+          if (mem.selected !== null) mem.selected = null;
+          else mem.path.pop();
+          redraw();
+        },
+      }, "Undo"),
+      html("button", {
+        class: "btn primary",
+        "data-button": "confirm",
+        disabled: !final,
+        onclick: (e) => {
+          e.target.disabled = true;
+          ctx.act(current.text).catch(() => {
+            mem.path = [];
+            mem.selected = null;
+            redraw();
+          });
+        },
+      }, isPass ? "Pass" : "Confirm"),
+      html("span", { class: "hint", "data-testid": "play-info" }, info),
+    );
+  }
+
+  clear(root);
+  root.append(s, controls);
+  root.dataset.node = current ? String(node) : "";
+  root.dataset.selected = mem.selected === null ? "" : String(mem.selected);
+
+  // animate the last move: its checkers slide in from where they came
+  if (ctx.animate && last && ctx.previous && (!ctx.previous.last || ctx.previous.last.seq !== snap.last.seq)) {
+    const lastSeat = last.seat;
+    const isMine = lastSeat === me;
+    const ends = new Map();
+    for (const [src, dst] of last.steps) {
+      // follow one checker through consecutive steps (13/8 8/5 -> 13/5)
+      const start = [...ends.entries()].find(([, d]) => d === src);
+      if (start) ends.set(start[0], dst);
+      else ends.set(`${src}#${ends.size}`, dst);
+    }
+    const prevSides = ctx.previous.view.sides;
+    for (const [startKey, dst] of ends) {
+      const src = Number(startKey.split("#")[0]);
+      const from = toViewer(src, lastSeat, me);
+      const to = toViewer(dst, lastSeat, me);
+      const node = checkerNodes.get(`${lastSeat}:${to}`);
+      if (!node) continue;
+      const before = prevSides[lastSeat][src] || 1;
+      const a = checkerPos(from, Math.max(0, Math.min(before - 1, from === 0 ? 14 : 4)), isMine);
+      const count = isMine ? mine[to === 0 ? 0 : to] : theirs[to === 0 ? 0 : to === 25 ? 25 : 25 - to];
+      const b = checkerPos(to, Math.max(0, Math.min((count || 1) - 1, to === 0 ? 14 : 4)), isMine);
+      // CSS translate on an SVG element is in user units: no scaling needed
+      animateTranslate(node, a.x - b.x, a.y - b.y, 320);
+    }
+  }
+}

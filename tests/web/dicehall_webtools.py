@@ -1,0 +1,59 @@
+"""Helpers for the browser tests (imported by tests/web/conftest.py and the tests)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def open_game(page: Any, url: str, game: dict[str, Any]) -> None:
+    """Open a game page with its tokens already in localStorage (as the lobby leaves them)."""
+    page.goto(url + "/")
+    page.evaluate(
+        "([id, tokens]) => localStorage.setItem('dicehall.tokens.v1', "
+        "JSON.stringify({...JSON.parse(localStorage.getItem('dicehall.tokens.v1') || '{}'),"
+        " [id]: tokens}))",
+        [game["id"], game.get("tokens", {})],
+    )
+    page.goto(f"{url}/g/{game['id']}")
+    page.wait_for_function("window.dicehall && window.dicehall.snapshot")
+
+
+def snapshot(page: Any) -> dict[str, Any]:
+    return page.evaluate("window.dicehall.snapshot")  # type: ignore[no-any-return]
+
+
+def wait_my_turn_or_end(page: Any, after_seq: int, timeout: float = 20_000) -> dict[str, Any]:
+    """Wait until this page may act (with a snapshot newer than ``after_seq``) or the game ends."""
+    page.wait_for_function(
+        """(after) => { const s = window.dicehall.snapshot;
+             return s && (s.status === 'finished' ||
+               (s.seq > after && s.moves && s.you.includes(s.to_move))); }""",
+        arg=after_seq,
+        timeout=timeout,
+    )
+    return snapshot(page)
+
+
+def play_backgammon_turn(page: Any, pick: int = 0) -> str:
+    """Play one whole backgammon turn by clicks: checker, destination, ..., confirm.
+
+    Follows the click graph of the snapshot (``pick``: which legal step to take at each
+    point, modulo their number); returns the play text that was confirmed.
+    """
+    snap = snapshot(page)
+    nodes = snap["moves"]["nodes"]
+    node = 0
+    while nodes[node]["text"] is None:
+        edges = nodes[node]["edges"]
+        src, dst, _die, _hit, _child = edges[pick % len(edges)]
+        page.click(f'#board [data-point="{src}"]')
+        page.wait_for_function(f"document.getElementById('board').dataset.selected === '{src}'")
+        page.click(f'#board [data-point="{dst}"]')
+        page.wait_for_function(
+            f"document.getElementById('board').dataset.selected === '' && "
+            f"document.getElementById('board').dataset.node !== '{node}'"
+        )
+        node = int(page.evaluate("document.getElementById('board').dataset.node"))
+    text = nodes[node]["text"]
+    page.click('#board [data-button="confirm"]')
+    return str(text)
