@@ -8,7 +8,7 @@ from itertools import permutations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dicehall import Match, Record, SeededDice, load_game
+from dicehall import Match, Record, SeededDice
 from dicehall.core.game import Action, State
 from dicehall.games.coinrows import (
     COLUMNS,
@@ -32,16 +32,15 @@ class Wanderer:
     def __init__(self, seed: int) -> None:
         self._rng = random.Random(seed)
 
-    def act(self, state: State) -> Action:
-        actions = state.legal_actions()
+    def act(self, state: State[Action]) -> Action:
+        actions: list[Action] = list(state.legal_actions())
         if LEAVE in actions and self._rng.random() > 0.01:
             actions = [a for a in actions if a is not LEAVE]
         return actions[self._rng.randrange(len(actions))]
 
 
 games = st.builds(
-    lambda purse, leaving, capture, limit, payoff: load_game(
-        "coinrows",
+    lambda purse, leaving, capture, limit, payoff: CoinRows(
         purse=purse,
         leaving=leaving,
         capture=capture,
@@ -160,7 +159,7 @@ def test_legal_moves_are_the_longest_plays(
 ) -> None:
     cells, a, b, turn = position
     coins = {f"{COLUMNS[c]}{row + 1}": owner for c, (row, owner) in enumerate(cells)}
-    state = load_game("coinrows").setup(coins, (16, 17), turn=turn)
+    state = CoinRows().setup(coins, (16, 17), turn=turn)
     roll = Roll.of(a, b)
     got = {m.steps for m in legal_moves(state.board, turn, roll)}
     assert got == brute_force_plays(state, roll)

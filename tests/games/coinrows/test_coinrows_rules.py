@@ -11,6 +11,7 @@ from dicehall.games.coinrows import (
     LEAVE,
     ROLL,
     Capture,
+    CoinRows,
     CoinRowsState,
     Ending,
     Move,
@@ -25,7 +26,7 @@ MIXED_ROW_4 = {"a7": 1, "b4": 0, "c4": 1, "d1": 0, "e4": 0, "f1": 0, "g7": 1}
 def setup(coins: dict[str, int], purses: tuple[int, int], **kw: object) -> CoinRowsState:
     options = kw.pop("options", {})
     assert isinstance(options, dict)
-    return load_game("coinrows", **options).setup(coins, purses, **kw)  # type: ignore[arg-type]
+    return CoinRows(**options).setup(coins, purses, **kw)  # type: ignore[arg-type]
 
 
 def check_conserved(state: CoinRowsState) -> None:
@@ -36,8 +37,15 @@ def check_conserved(state: CoinRowsState) -> None:
 # -- the start ------------------------------------------------------------------
 
 
+def test_registered_as_coinrows() -> None:
+    game = load_game("coinrows", purse="25", capture="adjacent")
+    assert isinstance(game, CoinRows)
+    assert game.options["purse"] == 25 and game.title == "Coin Rows"
+    assert repr(game) == "load_game('coinrows', purse=25, capture='adjacent')"
+
+
 def test_starting_position() -> None:
-    state = load_game("coinrows").new_initial_state()
+    state = CoinRows().new_initial_state()
     assert state.board_code() == "7O 7O 1X 1X 1X 1X 1X"
     assert sorted(state.coins(0)) == [(c, 0, 0) for c in range(2, 7)]
     assert sorted(state.coins(1)) == [(0, 6, 1), (1, 6, 1)]
@@ -52,19 +60,19 @@ def test_starting_position() -> None:
 
 
 def test_starting_purse_option() -> None:
-    state = load_game("coinrows", purse=30).new_initial_state()
+    state = CoinRows(purse=30).new_initial_state()
     assert state.purses == (25, 28)
     assert state.totals() == (30, 30)
     with pytest.raises(OptionError):
-        load_game("coinrows", purse=4)
+        CoinRows(purse=4)
     with pytest.raises(OptionError):
-        load_game("coinrows", capture="diagonal")
+        CoinRows(capture="diagonal")
     with pytest.raises(OptionError):
-        load_game("coinrows", payoff="points")
+        CoinRows(payoff="points")
 
 
 def test_chance_node_is_two_dice_with_exact_probabilities() -> None:
-    state = load_game("coinrows").new_initial_state().apply(ROLL)
+    state = CoinRows().new_initial_state().apply(ROLL)
     assert state.current_player() == CHANCE
     assert state.chance_dice() == 2
     outcomes = state.chance_outcomes()
@@ -75,14 +83,14 @@ def test_chance_node_is_two_dice_with_exact_probabilities() -> None:
     assert probs[Roll(3, 4)] == Fraction(1, 18)
     assert state.outcome_from_dice((4, 3)) == state.outcome_from_dice((3, 4)) == Roll(3, 4)
     assert state.legal_actions() == [r for r, _ in outcomes]
-    assert load_game("coinrows").new_initial_state().chance_dice() == 0
+    assert CoinRows().new_initial_state().chance_dice() == 0
 
 
 # -- phases ---------------------------------------------------------------------
 
 
 def test_phase_transitions_a_roll_b_and_back() -> None:
-    a = load_game("coinrows").new_initial_state()
+    a = CoinRows().new_initial_state()
     dice = a.apply_text("roll")
     assert (dice.phase, dice.current_player()) == (Phase.DICE, CHANCE)
     b = dice.apply_text("1-2")
@@ -93,7 +101,7 @@ def test_phase_transitions_a_roll_b_and_back() -> None:
 
 
 def test_full_move_returns_to_phase_a_with_two_coins() -> None:
-    state = load_game("coinrows").new_initial_state().apply_text("roll").apply_text("2-3")
+    state = CoinRows().new_initial_state().apply_text("roll").apply_text("2-3")
     after = state.apply_text("c1-c3 e1-e4")
     assert after.phase is Phase.A and after.turn == 0
     assert after.board_code() == "7O 7O 3X 1X 4X 1X 1X"
@@ -103,7 +111,7 @@ def test_full_move_returns_to_phase_a_with_two_coins() -> None:
 
 @pytest.mark.parametrize("roll", ["3-4", "1-6", "2-5", "5-6", "6-6"])
 def test_seven_eleven_twelve_end_the_turn(roll: str) -> None:
-    before = load_game("coinrows").new_initial_state().apply_text("roll")
+    before = CoinRows().new_initial_state().apply_text("roll")
     after = before.apply_text(roll)
     assert after.current_player() == 1
     assert after.phase is Phase.A
@@ -114,7 +122,7 @@ def test_seven_eleven_twelve_end_the_turn(roll: str) -> None:
 
 @pytest.mark.parametrize("roll", ["4-4", "2-6", "3-5", "4-6", "5-5", "1-1"])
 def test_other_totals_are_moved(roll: str) -> None:
-    after = load_game("coinrows").new_initial_state().apply_text("roll").apply_text(roll)
+    after = CoinRows().new_initial_state().apply_text("roll").apply_text(roll)
     assert (after.phase, after.current_player()) == (Phase.B, 0)
 
 
@@ -260,7 +268,7 @@ def test_adjacent_rule_refuses_scattered_coins() -> None:
 
 
 def test_leaving_ends_the_game_and_totals_decide() -> None:
-    start = load_game("coinrows").new_initial_state()
+    start = CoinRows().new_initial_state()
     left = start.apply(LEAVE)
     assert left.is_terminal() and left.ending is Ending.LEFT and left.ended_by == 0
     assert left.returns() == [0.0, 0.0]  # 20 to 20: drawn
@@ -272,7 +280,7 @@ def test_leaving_ends_the_game_and_totals_decide() -> None:
 
 
 def test_leaving_can_be_forbidden() -> None:
-    state = load_game("coinrows", leaving=False).new_initial_state()
+    state = CoinRows(leaving=False).new_initial_state()
     assert state.legal_texts() == ["roll"]
     with pytest.raises(IllegalActionError, match="not allowed"):
         state.parse_action("leave")
@@ -287,12 +295,12 @@ def test_coins_payoff_is_the_net_gain() -> None:
         .apply_text("leave")
     )
     assert done.returns() == [2.0, -2.0]
-    drawn = load_game("coinrows", payoff="coins").new_initial_state().apply(LEAVE)
+    drawn = CoinRows(payoff="coins").new_initial_state().apply(LEAVE)
     assert drawn.returns() == [0.0, 0.0]
 
 
 def test_turn_limit_ends_the_game() -> None:
-    state = load_game("coinrows", turn_limit=2).new_initial_state()
+    state = CoinRows(turn_limit=2).new_initial_state()
     state = state.apply_text("roll").apply_text("3-4")
     assert state.turn_number == 2 and not state.is_terminal()
     state = state.apply_text("roll").apply_text("6-6")
@@ -311,7 +319,7 @@ def test_a_capture_in_the_last_turn_is_not_refilled() -> None:
 
 
 def test_parser_is_tolerant() -> None:
-    a = load_game("coinrows").new_initial_state()
+    a = CoinRows().new_initial_state()
     for text in ("roll", " ROLL ", "r", "roll dice", "throw"):
         assert a.parse_action(text) is ROLL
     assert a.parse_action("Leave") is LEAVE
@@ -341,14 +349,14 @@ def test_parser_is_tolerant() -> None:
     ],
 )
 def test_illegal_moves_say_why_and_list_legal(text: str, reason: str) -> None:
-    state = load_game("coinrows").new_initial_state().apply(ROLL).apply_text("2-4")
+    state = CoinRows().new_initial_state().apply(ROLL).apply_text("2-4")
     with pytest.raises(IllegalActionError, match=reason) as err:
         state.parse_action(text)
     assert err.value.legal == state.legal_texts()
 
 
 def test_phase_a_and_dice_errors() -> None:
-    a = load_game("coinrows").new_initial_state()
+    a = CoinRows().new_initial_state()
     with pytest.raises(IllegalActionError, match="must roll first"):
         a.parse_action("c1-c4")
     with pytest.raises(IllegalActionError, match="write roll"):
@@ -366,7 +374,7 @@ def test_phase_a_and_dice_errors() -> None:
 
 def test_every_legal_action_text_round_trips() -> None:
     states = [
-        load_game("coinrows").new_initial_state(),
+        CoinRows().new_initial_state(),
         setup(MIXED_ROW_4, (17, 16)),
         setup(MIXED_ROW_4, (17, 16), roll="2-4"),
         setup(
@@ -374,7 +382,7 @@ def test_every_legal_action_text_round_trips() -> None:
             (17, 16),
             options={"capture": "adjacent"},
         ),
-        load_game("coinrows").new_initial_state().apply(ROLL),
+        CoinRows().new_initial_state().apply(ROLL),
     ]
     for state in states:
         for action in state.legal_actions():
@@ -382,7 +390,7 @@ def test_every_legal_action_text_round_trips() -> None:
 
 
 def test_setup_validates_positions() -> None:
-    g = load_game("coinrows")
+    g = CoinRows()
     with pytest.raises(ValueError, match="two coins"):
         g.setup({"a1": 0, "a2": 1}, (20, 20))
     with pytest.raises(ValueError, match="seven coins"):
@@ -397,7 +405,7 @@ def test_setup_validates_positions() -> None:
 
 
 def test_states_are_values() -> None:
-    g = load_game("coinrows")
+    g = CoinRows()
     a = g.new_initial_state().apply_text("roll").apply_text("1-2").apply_text("c1-c4")
     b = g.new_initial_state().apply_text("roll").apply_text("2-1").apply_text("c1-c4")
     assert a == b and hash(a) == hash(b)
@@ -405,7 +413,7 @@ def test_states_are_values() -> None:
     c = g.new_initial_state().apply_text("roll").apply_text("1-3").apply_text("c1-c2 d1-d4")
     d = g.new_initial_state().apply_text("roll").apply_text("1-3").apply_text("c1-c5")
     assert c != d
-    assert a != load_game("coinrows", purse=21).new_initial_state()
+    assert a != CoinRows(purse=21).new_initial_state()
     assert "phase A" in repr(a) and "4X" in repr(a)
 
 

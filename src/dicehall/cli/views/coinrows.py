@@ -85,7 +85,8 @@ def describe(before: State, text: str, after: State) -> str | None:
             notes.append(_capture_note(before, action, after))
     if after.phase is Phase.OVER:
         notes.append("Game over: " + result_text(after) + ".")
-    return " ".join(notes) or None
+    text = " ".join(notes)
+    return text[:1].upper() + text[1:] if text else None
 
 
 def _capture_note(before: CoinRowsState, capture: Capture, after: CoinRowsState) -> str:

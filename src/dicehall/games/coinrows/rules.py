@@ -32,7 +32,6 @@ from typing import Any, NamedTuple
 
 from dicehall.core.errors import IllegalActionError
 from dicehall.core.game import CHANCE, TERMINAL, Game, State
-from dicehall.core.game import Action as AnyAction
 from dicehall.core.options import Option
 
 SIZE = 7
@@ -440,7 +439,7 @@ class CoinRows(Game):
 
 
 @dataclass(frozen=True, eq=False)
-class CoinRowsState(State):
+class CoinRowsState(State[Action]):
     """A Coin Rows position.
 
     ``board`` has one entry per column; ``purses`` are the coins each seat holds
@@ -471,7 +470,7 @@ class CoinRowsState(State):
             return CHANCE
         return self.turn
 
-    def chance_outcomes(self) -> list[tuple[AnyAction, Fraction]]:
+    def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
         """The 21 distinct rolls: doubles 1/36, the others 2/36 (either die order)."""
         if self.phase is not Phase.DICE:
             raise IllegalActionError("roll", "it is not time to roll the dice")
@@ -506,7 +505,7 @@ class CoinRowsState(State):
     def legal_actions(self) -> list[Action]:
         return list(self._legal)
 
-    def apply(self, action: AnyAction) -> CoinRowsState:
+    def apply(self, action: Action) -> CoinRowsState:
         if self.phase is Phase.OVER:
             raise IllegalActionError(str(action), "the game is over")
         if action not in self._legal_set:
@@ -521,6 +520,9 @@ class CoinRowsState(State):
             return self._replace(phase=Phase.DICE, refilled=())
         assert action is LEAVE
         return self._replace(phase=Phase.OVER, ending=Ending.LEFT, ended_by=self.turn)
+
+    def apply_text(self, text: str) -> CoinRowsState:
+        return self.apply(self.parse_action(text))
 
     def returns(self) -> list[float]:
         if self.phase is not Phase.OVER:
@@ -621,19 +623,19 @@ class CoinRowsState(State):
         return capture_options(self.board, self.capture_rule) if self.phase is Phase.A else []
 
     # -- text -----------------------------------------------------------
-    def action_to_text(self, action: AnyAction) -> str:
+    def action_to_text(self, action: Action) -> str:
         if isinstance(action, Capture):
             return action.text(self.capture_rule)
         if isinstance(action, (Roll, Move, Decision)):
             return str(action)
         raise TypeError(f"{action!r} is not a Coin Rows action")
 
-    def _text_or_str(self, action: AnyAction) -> str:
+    def _text_or_str(self, action: Action) -> str:
         if isinstance(action, (Roll, Move, Capture, Decision)):
             return self.action_to_text(action)
         return str(action)
 
-    def _why_not(self, action: AnyAction) -> str:
+    def _why_not(self, action: Action) -> str:
         if self.phase is Phase.DICE:
             return "the dice must be rolled now (a roll like 3-4)"
         if self.phase is Phase.B:
