@@ -370,6 +370,10 @@ def test_phase_a_and_dice_errors() -> None:
         dice.parse_action("3-7")
     with pytest.raises(IllegalActionError, match="dice must be rolled"):
         dice.apply(ROLL)
+    with pytest.raises(IllegalActionError, match="capture a row, roll or leave"):
+        a.apply(["not", "an", "action"])  # type: ignore[arg-type]
+    with pytest.raises(IllegalActionError, match="capture a row, roll or leave"):
+        a.apply(Roll(3, 4))
 
 
 def test_every_legal_action_text_round_trips() -> None:

@@ -508,7 +508,11 @@ class CoinRowsState(State[Action]):
     def apply(self, action: Action) -> CoinRowsState:
         if self.phase is Phase.OVER:
             raise IllegalActionError(str(action), "the game is over")
-        if action not in self._legal_set:
+        try:
+            legal = action in self._legal_set
+        except TypeError:  # not even hashable, so certainly not one of ours
+            legal = False
+        if not legal:
             raise self.illegal(self._text_or_str(action), self._why_not(action))
         if isinstance(action, Roll):
             return self._after_roll(action)
