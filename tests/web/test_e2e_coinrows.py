@@ -1,128 +1,44 @@
 """Coin Rows in a real headless Chromium: a whole game played by clicks against a bot.
 
-Runs a real ``dicehall serve`` on a free port with a temporary SQLite file and drives Debian's
-Chromium through Playwright (never downloads a browser).
+Uses the fixtures of tests/web/conftest.py (a real ``dicehall serve`` subprocess with a temporary
+SQLite file, Debian's Chromium driven by Playwright) and the helpers of dicehall_webtools.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import random
-import shutil
-import socket
-import subprocess
-import sys
-import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
+from dicehall_webtools import open_game, snapshot
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-]
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@pytest.fixture(scope="module")
-def cr_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A ``dicehall serve`` subprocess; yields its base URL."""
-    if not os.path.exists(CHROMIUM):
-        pytest.skip("needs Debian's chromium at /usr/bin/chromium")
-    pytest.importorskip("playwright.sync_api")
-    db = tmp_path_factory.mktemp("cr-e2e") / "dicehall.db"
-    port = _free_port()
-    exe = shutil.which("dicehall")
-    cmd = [exe] if exe else [sys.executable, "-m", "dicehall.cli"]
-    proc = subprocess.Popen(
-        [
-            *cmd,
-            "serve",
-            "--port",
-            str(port),
-            "--db",
-            f"sqlite:///{db}",
-            "--bot-delay",
-            "0",
-            "--log-level",
-            "warning",
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                httpx.get(url + "/api/protocol", timeout=1).raise_for_status()
-                break
-            except httpx.HTTPError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    err = proc.stderr.read().decode() if proc.stderr else ""
-                    pytest.fail(f"dicehall serve did not start: {err[-2000:]}")
-                time.sleep(0.1)
-        yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-
-
-@pytest.fixture(scope="module")
-def cr_browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
-
-
-def open_game(
-    browser: Any, url: str, options: dict[str, Any], *, seat: int = 0, width: int = 390
-) -> tuple[Any, Any, dict[str, Any]]:
-    """Create a game against ``random`` and open it in a phone-sized page holding ``seat``."""
-    res = httpx.post(
-        url + "/api/games",
-        json={"game": "coinrows", "options": options, "opponent": "random", "seat": seat},
-    )
-    res.raise_for_status()
-    game = res.json()
+def open_board(
+    browser: Any,
+    server: Any,
+    new_game: Any,
+    options: dict[str, Any],
+    *,
+    seat: int = 0,
+    width: int = 390,
+) -> tuple[Any, Any, list[str]]:
+    """Create a game against ``random`` and open it holding ``seat`` in a page ``width`` wide;
+    returns the browser context, the page and the list collecting page errors."""
+    game = new_game("coinrows", "random", options=options, seat=seat)
     context = browser.new_context(viewport={"width": width, "height": 800})
-    tokens = json.dumps({game["id"]: game["tokens"]})
-    context.add_init_script(f"localStorage.setItem('dicehall.tokens.v1', {json.dumps(tokens)})")
+    context.set_default_timeout(15_000)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(url + game["url"])
-    page.wait_for_function("window.dicehall && window.dicehall.snapshot")
+    open_game(page, server.url, game)
     page.wait_for_selector("svg.coinrows-board")
-    game["errors"] = errors
-    return context, page, game
-
-
-def snapshot(page: Any) -> dict[str, Any]:
-    return page.evaluate("window.dicehall.snapshot")  # type: ignore[no-any-return]
+    return context, page, errors
 
 
 def wait_change(page: Any, seq: int) -> None:
@@ -164,11 +80,10 @@ def play_phase_b(page: Any, rng: random.Random, seq: int) -> list[str]:
     return clicked
 
 
-def test_whole_game_by_clicks(cr_server: str, cr_browser: Any) -> None:
+def test_whole_game_by_clicks(server: Any, browser: Any, new_game: Any) -> None:
     """Capture when possible, else roll; move by clicking; until the result panel shows."""
-    context, page, game = open_game(
-        cr_browser, cr_server, {"purse": 6, "turn_limit": 40, "leaving": False}
-    )
+    options = {"purse": 6, "turn_limit": 40, "leaving": False}
+    context, page, errors = open_board(browser, server, new_game, options)
     rng = random.Random(3)
     two_coin_plays = captures = 0
     try:
@@ -202,14 +117,14 @@ def test_whole_game_by_clicks(cr_server: str, cr_browser: Any) -> None:
         # the board fits a phone's width without scrolling sideways
         box = page.locator("svg.coinrows-board").bounding_box()
         assert box and box["x"] >= 0 and box["x"] + box["width"] <= 390 + 1
-        assert not game["errors"], game["errors"]
+        assert not errors, errors
     finally:
         context.close()
 
 
-def test_leave_needs_confirmation(cr_server: str, cr_browser: Any) -> None:
+def test_leave_needs_confirmation(server: Any, browser: Any, new_game: Any) -> None:
     """Leave asks first: undo keeps playing, confirm ends the game with the result panel."""
-    context, page, game = open_game(cr_browser, cr_server, {})
+    context, page, errors = open_board(browser, server, new_game, {})
     try:
         page.locator("[data-button='leave']").click()
         page.locator("[data-button='undo']").click()
@@ -220,14 +135,14 @@ def test_leave_needs_confirmation(cr_server: str, cr_browser: Any) -> None:
         snap = snapshot(page)
         assert snap["view"]["ending"] == "left"
         assert "left" in page.locator("[data-testid='summary']").inner_text()
-        assert not game["errors"], game["errors"]
+        assert not errors, errors
     finally:
         context.close()
 
 
-def test_seat_two_sees_the_board_turned(cr_server: str, cr_browser: Any) -> None:
+def test_seat_two_sees_the_board_turned(server: Any, browser: Any, new_game: Any) -> None:
     """Seat 2 has his home row (7) at the bottom and column g on the left."""
-    context, page, _ = open_game(cr_browser, cr_server, {"leaving": False}, seat=1, width=1000)
+    context, page, _ = open_board(browser, server, new_game, {"leaving": False}, seat=1, width=1000)
     try:
         page.wait_for_function("window.dicehall.snapshot.to_move === 1")
         assert page.locator("svg.coinrows-board").get_attribute("data-viewer") == "1"
@@ -242,9 +157,9 @@ def test_seat_two_sees_the_board_turned(cr_server: str, cr_browser: Any) -> None
 
 
 @pytest.mark.skipif(not os.environ.get("DICEHALL_SCREENSHOTS"), reason="DICEHALL_SCREENSHOTS=1")
-def test_screenshot(cr_server: str, cr_browser: Any) -> None:
+def test_screenshot(server: Any, browser: Any, new_game: Any) -> None:
     """Refresh docs/screenshots/coinrows.png: a game in progress on a phone-sized page."""
-    context, page, _ = open_game(cr_browser, cr_server, {"leaving": False}, width=430)
+    context, page, _ = open_board(browser, server, new_game, {"leaving": False}, width=430)
     rng = random.Random(11)
     try:
         for _ in range(12):
