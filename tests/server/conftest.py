@@ -1,0 +1,61 @@
+"""Fixtures for the server tests: stores on SQLite and on the real PostgreSQL server."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("sqlalchemy")
+
+from dicehall.server.storage import Store
+
+POSTGRES_URL = "postgresql://postgres@127.0.0.1:5432/test"
+
+
+def postgres_store() -> Store:
+    """A store on the test PostgreSQL database with tables unique to this test."""
+    try:
+        import psycopg
+
+        with psycopg.connect(
+            "host=127.0.0.1 port=5432 user=postgres dbname=test", connect_timeout=3
+        ):
+            pass
+    except Exception as exc:
+        pytest.skip(f"no PostgreSQL at 127.0.0.1:5432 ({exc})")
+    return Store(POSTGRES_URL, prefix=f"t{uuid.uuid4().hex[:10]}_")
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+    """A fresh store on SQLite (a temporary file) and on PostgreSQL (prefixed tables)."""
+    s = (
+        Store(f"sqlite:///{tmp_path / 'test.sqlite3'}")
+        if request.param == "sqlite"
+        else (postgres_store())
+    )
+    try:
+        yield s
+    finally:
+        s.drop_all()
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'server.sqlite3'}"
+
+
+@pytest.fixture
+def client(sqlite_url: str) -> Iterator[Any]:
+    """A TestClient on a fresh app (bots move at once)."""
+    from fastapi.testclient import TestClient
+
+    from dicehall.server.app import create_app
+
+    with TestClient(create_app(sqlite_url, bot_delay=0)) as c:
+        yield c

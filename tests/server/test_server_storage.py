@@ -1,0 +1,108 @@
+"""Storage on SQLite and on PostgreSQL: the action log, seats, conflicts, and whole games."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from dicehall.core.fairness import commitment, new_server_seed
+from dicehall.server.service import GameService
+from dicehall.server.storage import (
+    ConflictError,
+    GameRow,
+    NotFoundError,
+    SeatRow,
+    Store,
+    hash_token,
+    normalise_url,
+)
+
+
+def make_row(game_id: str = "g1") -> GameRow:
+    seed = new_server_seed()
+    now = time.time()
+    return GameRow(
+        id=game_id,
+        game="backgammon",
+        options={"scoring": "single"},
+        mode="friend",
+        status="waiting",
+        server_seed=seed,
+        commitment=commitment(seed),
+        created=now,
+        updated=now,
+        seats=[
+            SeatRow(0, "human", "human", "ann", hash_token("t0"), "s0"),
+            SeatRow(1, "human", "human", "seat 2"),
+        ],
+    )
+
+
+def test_game_rows_round_trip(store: Store) -> None:
+    store.create_game(make_row())
+    row = store.get_game("g1")
+    assert row.options == {"scoring": "single"}
+    assert [s.name for s in row.seats] == ["ann", "seat 2"]
+    assert row.seats[0].claimed and not row.seats[1].claimed
+    assert [r.id for r in store.list_games("waiting")] == ["g1"]
+    with pytest.raises(NotFoundError):
+        store.get_game("nope")
+
+
+def test_a_seat_is_claimed_once(store: Store) -> None:
+    store.create_game(make_row())
+    assert store.claim_seat("g1", 1, "bob", hash_token("t1"), "s1")
+    assert not store.claim_seat("g1", 1, "eve", hash_token("t2"), "")
+    assert store.get_game("g1").seats[1].name == "bob"
+
+
+def test_action_log_is_append_only_with_unique_numbers(store: Store) -> None:
+    store.create_game(make_row())
+    store.append_actions("g1", 1, [(-1, "3-1"), (0, "8/5 6/5")], status="playing")
+    with pytest.raises(ConflictError):
+        store.append_actions("g1", 2, [(1, "24/18")])
+    # the failed transaction left nothing behind
+    assert [(a.seq, a.actor, a.text) for a in store.load_actions("g1")] == [
+        (1, -1, "3-1"),
+        (2, 0, "8/5 6/5"),
+    ]
+    store.append_actions("g1", 3, [(-1, "6-5")], status="finished", result=[1.0, -1.0])
+    row = store.get_game("g1")
+    assert row.status == "finished" and row.result == [1.0, -1.0]
+
+
+def test_whole_game_against_a_bot_and_resume(store: Store) -> None:
+    service = GameService(store, bot_delay=0)
+    game_id, _tokens = service.create("backgammon", opponent="random", seed="me")
+    live = service.get(game_id)
+    moves = 0
+    while True:
+        with live.lock:
+            state = live.state
+            if state.is_terminal():
+                break
+            seq = live.seq
+        if state.current_player() == 0:
+            service.act(game_id, [0], state.legal_texts()[0], seq)
+            moves += 1
+            if moves == 5:
+                # a second service on the same database (a restarted server) sees the same game
+                other = GameService(store, bot_delay=0)
+                assert other.get(game_id).state == service.get(game_id).state
+                other.close()
+        else:
+            time.sleep(0.002)
+    service.close()
+    fresh = GameService(store, bot_delay=0)
+    again = fresh.get(game_id)
+    assert again.state.is_terminal() and again.row.status == "finished"
+    assert [e.text for e in again.log] == [e.text for e in live.log]
+    fresh.close()
+
+
+def test_database_urls() -> None:
+    assert normalise_url("postgresql://u@h/db") == "postgresql+psycopg://u@h/db"
+    assert normalise_url("postgres://u@h/db") == "postgresql+psycopg://u@h/db"
+    assert normalise_url("sqlite:///x.db") == "sqlite:///x.db"
+    assert normalise_url("/tmp/x.db") == "sqlite:////tmp/x.db"

@@ -1,0 +1,59 @@
+"""The backgammon view model: JSON-ready, and its click graph gives exactly the legal plays."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from dicehall.core.registry import load_game
+from dicehall.games.backgammon.rules import Play
+from dicehall.server.views import get_view
+from dicehall.server.views.backgammon import legal_view, move_view, state_view
+
+
+def walk_texts(graph: dict) -> set[str]:
+    texts: set[str] = set()
+    stack = [0]
+    seen = set()
+    while stack:
+        n = stack.pop()
+        if n in seen:
+            continue
+        seen.add(n)
+        node = graph["nodes"][n]
+        if node["text"] is not None:
+            texts.add(node["text"])
+        stack.extend(e[4] for e in node["edges"])
+    return texts
+
+
+def test_views_along_random_games_are_json_and_complete() -> None:
+    rng = random.Random(4)
+    game = load_game("backgammon")
+    for _ in range(3):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            json.dumps(state_view(state))
+            if state.is_chance_node():
+                action = rng.choice(state.legal_actions())
+            else:
+                graph = legal_view(state)
+                json.dumps(graph)
+                assert walk_texts(graph) == set(state.legal_texts())
+                action = rng.choice(state.legal_actions())
+            text = state.action_to_text(action)
+            after = state.apply(action)
+            detail = move_view(state, text, after)
+            json.dumps(detail)
+            if isinstance(action, Play):
+                assert detail is not None and len(detail["steps"]) == len(action.steps)
+            state = after
+        assert state_view(state)["phase"] == "over"
+        assert "wins" in get_view("backgammon").summary(state)
+
+
+def test_unknown_games_get_the_generic_view() -> None:
+    view = get_view("no-such-game")
+    state = load_game("backgammon").new_initial_state()
+    assert view.state_view(state) == {"text": state.render(None)}
+    assert view.legal_view(state) is None
