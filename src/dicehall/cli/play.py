@@ -98,7 +98,7 @@ def _human_turn(match: Match, view: DefaultView, confirm: bool, save: Path | Non
         except IllegalActionError as exc:
             console.print(f"[red]{exc}[/]")
             continue
-        if confirm:
+        if confirm and view.confirm(state, action):
             after = state.apply(action)
             console.print(view.render(after, seat))
             answer = _read("Enter to confirm, 'undo' to take it back: ").strip().lower()
@@ -162,6 +162,13 @@ def run_game(
     _save(match, save)
 
 
+def default_opponent(game: str) -> str:
+    """``bot`` when the game has a bot package, else ``random``."""
+    from dicehall.bots.registry import game_bot_module
+
+    return "bot" if game_bot_module(game) is not None else "random"
+
+
 def register(app: typer.Typer) -> None:
     """Add ``play`` to the command line."""
 
@@ -169,8 +176,13 @@ def register(app: typer.Typer) -> None:
     def play(
         game: Annotated[str, typer.Argument(help="backgammon, coinrows or whitedie")],
         vs: Annotated[
-            str, typer.Option("--vs", help="opponent: random, human, bot or bot:LEVEL")
-        ] = "random",
+            str | None,
+            typer.Option(
+                "--vs",
+                help="opponent: bot, bot:LEVEL, random or human "
+                "(default: the game's bot, else random; on --resume, the saved opponent)",
+            ),
+        ] = None,
         seed: Annotated[int | None, typer.Option(help="seed for dice and bots")] = None,
         save: Annotated[Path | None, typer.Option(help="write the JSON record here")] = None,
         seat: Annotated[int, typer.Option(help="your seat (1 = moves first)")] = 1,
@@ -199,6 +211,9 @@ def register(app: typer.Typer) -> None:
                 if record
                 else build_game(game, option, players=players, purse=purse, scoring=scoring)
             )
+            if vs is None:
+                saved = record.meta.get("opponent") if record else None
+                vs = saved if isinstance(saved, str) else default_opponent(g.name)
             if not 1 <= seat <= g.num_players:
                 raise typer.BadParameter(f"--seat must be 1..{g.num_players}")
             if record is not None and seed is None:
@@ -219,6 +234,7 @@ def register(app: typer.Typer) -> None:
             match = Match(g, agents, dice, record=record, players=names)
             if record is None:
                 match.record.meta["seed"] = dice.seed
+                match.record.meta["opponent"] = vs
             seats = ", ".join(f"seat {i + 1}: {n}" for i, n in enumerate(names))
             console.print(
                 f"[bold]{g.title}[/] — {seats}   [dim](seed {dice.seed}; type help for commands)[/]"

@@ -12,6 +12,16 @@ from dicehall.cli.views import get_view
 from dicehall.core.record import Record
 
 
+def view_title(game: str) -> str:
+    """The game's title, or its name when the record names an unknown game."""
+    from dicehall.core.registry import game_class
+
+    try:
+        return game_class(game).title
+    except KeyError:
+        return game
+
+
 def register(app: typer.Typer) -> None:
     """Add ``replay`` to the command line."""
 
@@ -28,8 +38,10 @@ def register(app: typer.Typer) -> None:
             record = Record.load(file)
             view = get_view(record.game)
             states = list(record.states())
+            options = ", ".join(f"{k}={v}" for k, v in record.options.items())
             console.print(
-                f"[bold]{record.game}[/] {record.options}  players: {', '.join(record.players)}"
+                f"[bold]{view_title(record.game)}[/] ({options})  "
+                f"players: {', '.join(record.players)}"
             )
             for n, (text, before, after) in enumerate(
                 zip(record.actions, states, states[1:], strict=False), 1

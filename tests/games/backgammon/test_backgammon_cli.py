@@ -67,7 +67,7 @@ def test_play_backgammon_through_a_pipe_to_the_end(tmp_path: Path) -> None:
 
 def test_play_stops_cleanly_when_input_ends(tmp_path: Path) -> None:
     save = tmp_path / "partial.json"
-    proc = run(["play", "backgammon", "--seed", "3", "--save", str(save)], "")
+    proc = run(["play", "backgammon", "--vs", "random", "--seed", "3", "--save", str(save)], "")
     assert proc.returncode == 1
     assert "game stopped" in proc.stdout
     record = Record.load(save)

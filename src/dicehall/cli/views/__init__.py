@@ -30,6 +30,10 @@ class DefaultView:
         """Best options with their values for the player to act, or None if no hints."""
         return None
 
+    def confirm(self, state: State, action: Any) -> bool:
+        """Whether a person confirms ``action`` (with a chance to undo) before it counts."""
+        return True
+
     def help(self, state: State) -> str:
         """Extra lines for the ``help`` command about this game's action text."""
         return ""

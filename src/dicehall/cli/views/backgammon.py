@@ -13,7 +13,8 @@ def render(state: State, perspective: int | None) -> Text:
     for line in state.render(perspective).splitlines():
         if line.lstrip().startswith(("|", "+")):
             for ch in line:
-                style = {"X": "bold cyan", "O": "bold magenta"}.get(ch, "dim" if ch in "|+-" else "")
+                default = "dim" if ch in "|+-" else ""
+                style = {"X": "bold cyan", "O": "bold magenta"}.get(ch, default)
                 text.append(ch, style=style)
         else:
             text.append(line, style="bold" if "on roll" in line or "to play" in line else "")

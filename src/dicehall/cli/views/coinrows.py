@@ -133,3 +133,8 @@ def summary(state: State) -> str:
         gains = ", ".join(f"{seat_label(s)} {r:+g} coins" for s, r in enumerate(state.returns()))
         line += f" Net: {gains}."
     return line
+
+
+def confirm(state: State, action: object) -> bool:
+    """Rolling has nothing to take back: only moves, captures and leaving are confirmed."""
+    return state.action_to_text(action) != "roll"
