@@ -15,7 +15,7 @@ from dicehall.core.game import Game
 from dicehall.core.options import parse_option_pairs
 from dicehall.core.registry import load_game
 
-console = Console(highlight=False)
+console = Console(highlight=False, soft_wrap=True)  # texts carry their own line breaks
 err_console = Console(stderr=True, highlight=False)
 
 
