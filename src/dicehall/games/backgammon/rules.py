@@ -106,6 +106,17 @@ def single_steps(mine: Sequence[int], theirs: Sequence[int], die: int) -> list[S
 def generate_plays(board: Board, dice: tuple[int, int]) -> dict[Board, tuple[Step, ...]]:
     """Map each position reachable by a legal whole play to one step sequence reaching it.
 
+    Runs the compiled ``fast.generate_plays``, which tests prove identical (same
+    positions, order and steps) to ``generate_plays_reference`` below.
+    """
+    from dicehall.games.backgammon.fast import generate_plays as compiled
+
+    return compiled(board, dice)
+
+
+def generate_plays_reference(board: Board, dice: tuple[int, int]) -> dict[Board, tuple[Step, ...]]:
+    """Map each position reachable by a legal whole play to one step sequence reaching it.
+
     Enforces the obligations: use as many dice as possible; if only one of two
     different dice can be used, use the larger when it can be.
     """
