@@ -23,8 +23,45 @@ def _random(game: str, arg: str | None, seed: int | None) -> Agent:
     return RandomBot(seed=seed)
 
 
+def _search_evaluation(game: str) -> Any:
+    """The optional ``search_evaluation(state) -> values per seat`` of the game's bot
+    package, which the generic search agents use for their leaves (None: no knowledge)."""
+    module = game_bot_module(game)
+    return getattr(module, "search_evaluation", None) if module is not None else None
+
+
+def _count(kind: str, arg: str | None, default: int) -> int:
+    if not arg:
+        return default
+    try:
+        value = int(arg)
+    except ValueError:
+        raise AgentSpecError(f"{kind}:{arg}: expected a whole number after the colon") from None
+    if value < 1:
+        raise AgentSpecError(f"{kind}:{arg}: the number must be at least 1")
+    return value
+
+
+def _expectimax(game: str, arg: str | None, seed: int | None) -> Agent:
+    from dicehall.bots.expectimax import ExpectimaxBot
+
+    return ExpectimaxBot(
+        depth=_count("expectimax", arg, 2), evaluate=_search_evaluation(game), seed=seed
+    )
+
+
+def _mcts(game: str, arg: str | None, seed: int | None) -> Agent:
+    from dicehall.bots.mcts import MCTSBot
+
+    return MCTSBot(iterations=_count("mcts", arg, 1000), seed=seed)
+
+
 #: name -> factory(game, argument after the colon, seed)
-GENERIC_AGENTS: dict[str, AgentFactory] = {"random": _random}
+GENERIC_AGENTS: dict[str, AgentFactory] = {
+    "random": _random,
+    "expectimax": _expectimax,
+    "mcts": _mcts,
+}
 
 
 class AgentSpecError(DicehallError, ValueError):
