@@ -344,10 +344,30 @@ def to_array(board: Board) -> np.ndarray[Any, np.dtype[np.int8]]:
     return np.array(board, dtype=np.int8)
 
 
+#: the (from, to) step tuples, made once so the Python view shares them
+_STEPS: list[list[Step]] = [[(a, b) for b in range(26)] for a in range(26)]
+
+
 def generate_plays(board: Board, dice: tuple[int, int]) -> dict[Board, tuple[Step, ...]]:
-    """Drop-in for ``rules.generate_plays``: same keys, same order, same steps."""
-    _n, used, boards, steps = plays(np.array(board, dtype=np.int8), dice[0], dice[1])
+    """Drop-in for ``rules.generate_plays``: same keys, same order, same steps.
+
+    The conversion back to tuples is what costs here, so it is done on flat lists,
+    and the opponent's side is shared with ``board`` unless a blot was hit.
+    """
+    theirs0 = board[1]
+    _, used, boards, steps = plays(np.array(board, dtype=np.int8), dice[0], dice[1])
+    hits = (boards[:, 1, 25] != theirs0[25]).tolist()
+    flat = boards.reshape(-1).tolist()
+    sflat = steps[:, :used, :].reshape(-1).tolist()
+    table = _STEPS
     out: dict[Board, tuple[Step, ...]] = {}
-    for b, s in zip(boards.tolist(), steps.tolist(), strict=True):
-        out[(tuple(b[0]), tuple(b[1]))] = tuple((x[0], x[1]) for x in s[:used])
+    width = 2 * used
+    for i, hit in enumerate(hits):
+        k = 52 * i
+        key = (tuple(flat[k : k + 26]), tuple(flat[k + 26 : k + 52]) if hit else theirs0)
+        j = width * i
+        if used == 2:
+            out[key] = (table[sflat[j]][sflat[j + 1]], table[sflat[j + 2]][sflat[j + 3]])
+        else:
+            out[key] = tuple(table[sflat[m]][sflat[m + 1]] for m in range(j, j + width, 2))
     return out
