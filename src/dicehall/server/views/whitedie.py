@@ -1,0 +1,369 @@
+"""White Die for the browser: scores, the white die, the challenge in play and why it scores.
+
+Seats are 0-based. ``dice`` are the coloured dice of the player on turn, ``opponent_dice``
+those of his chosen opponent (tic-tac-toe and matching). Grid squares are indexed 0..8 in the
+rules' order (``a1 b1 c1 a2 b2 c2 a3 b3 c3``: columns a-c left to right, rows 1-3 top down).
+
+>>> from dicehall import load_game
+>>> s = load_game("whitedie").setup([3, 5], 0, white=6, dice=[2, 4, 4, 1])
+>>> v = state_view(s)
+>>> v["phase"], v["white"], v["challenge"], v["dice"], v["now"]["points"]
+('reroll', 6, 'Sixes', [1, 2, 4, 4], 2)
+>>> g = legal_view(s)
+>>> g["kind"], g["stand"], g["rerolls"]["2 4"]
+('reroll', 'stand', 'reroll 2 4')
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dicehall.core.game import State
+from dicehall.games.whitedie.challenges import (
+    BLOCKS,
+    CHALLENGES,
+    CLAIMED,
+    LINES,
+    POKER_CHARTS,
+    POKER_HANDS,
+    SQUARES,
+    Grid,
+    best_matches,
+    best_pip_square,
+    challenge_score,
+    matching_score,
+    poker_hand,
+    sixes_sets,
+    tictactoe_lines,
+    tictactoe_score,
+)
+from dicehall.games.whitedie.render import matching_explanation, score_explanation
+from dicehall.games.whitedie.rules import (
+    CHOOSE,
+    MATCH_LAST,
+    MATCH_OPPONENT,
+    MATCH_PLAYER,
+    OPPONENT_ROLL,
+    OVER,
+    PLAYER_SIDE,
+    REROLL,
+    ROLL,
+    START,
+    TICTACTOE,
+    ChallengeResult,
+    ChooseOpponent,
+    Place,
+    Reroll,
+    Roll,
+    Stand,
+    WhiteDieState,
+    remove,
+)
+
+Dice = tuple[int, ...]
+
+#: What each challenge asks, in one line, for the board's caption.
+RULES = {
+    2: "Poker: stand, or reroll any dice up to two times; scored by the poker chart.",
+    3: "Tic-tac-toe: place dice next to fitting dice (opponent first); lines and 2x2 blocks "
+    "of the player's squares score.",
+    4: "Matching: the player rerolls two, the opponent rerolls two, the player may reroll one; "
+    "equal totals match (+1 if all four of the player's dice match).",
+    5: "Pips: stand or reroll up to two times; the best 2x2 square scores its empty rows and "
+    "columns of pip positions.",
+    6: "Sixes: stand or reroll up to two times; every set of dice adding up to 6 scores one.",
+}
+
+
+def _wd(state: State) -> WhiteDieState:
+    assert isinstance(state, WhiteDieState)
+    return state
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' * (n != 1)}"
+
+
+def pips_view(dice: Dice) -> dict[str, Any]:
+    """The best pips square of four dice: faces and turns (top-left, top-right, bottom-left,
+    bottom-right), the six rows of pip positions (``o`` a pip) and the empty rows/columns.
+
+    >>> p = pips_view((6, 6, 1, 1))
+    >>> p["faces"], p["turns"], p["empty_rows"], p["empty_columns"], p["score"]
+    ([1, 1, 6, 6], [0, 0, 1, 1], [0, 2, 4], [], 3)
+    """
+    square = best_pip_square(dice)
+    return {
+        "faces": list(square.faces),
+        "turns": list(square.turns),
+        "rows": square.rows(),
+        "empty_rows": square.empty_rows(),
+        "empty_columns": square.empty_columns(),
+        "score": square.score(),
+    }
+
+
+def grid_view(grid: Grid, player: int, opponent: int | None) -> list[dict[str, Any]]:
+    """Nine squares: ``seat`` (the owner, or null), ``value`` (a die, null for a claimed or empty
+    square), ``claimed`` and ``white`` (the player's white 3 in the centre)."""
+    out: list[dict[str, Any]] = []
+    for i, cell in enumerate(grid):
+        if cell == 0:
+            out.append({"seat": None, "value": None, "claimed": False, "white": False})
+            continue
+        seat = player if cell > 0 else opponent
+        claimed = abs(cell) == CLAIMED
+        out.append(
+            {
+                "seat": seat,
+                "value": None if claimed else abs(cell),
+                "claimed": claimed,
+                "white": i == 4 and cell == 3,
+            }
+        )
+    return out
+
+
+def lines_view(grid: Grid) -> dict[str, Any]:
+    """The scoring lines of three and 2x2 blocks of a finished grid."""
+    found = tictactoe_lines(grid)
+    lines = [list(x) for x in found if x in LINES]
+    blocks = [list(x) for x in found if x in BLOCKS]
+    return {"lines": lines, "blocks": blocks, "points": tictactoe_score(grid)}
+
+
+def explain(white: int, dice: Dice, chart: str) -> dict[str, Any]:
+    """How four dice score in Poker, Pips or Sixes, with the details the board draws."""
+    out: dict[str, Any] = {
+        "points": challenge_score(white, dice, chart),
+        "text": score_explanation(white, dice, chart),
+    }
+    if white == 2:
+        out["hand"] = poker_hand(dice)
+    elif white == 5:
+        out["pips"] = pips_view(dice)
+    elif white == 6:
+        out["sets"] = [list(s) for s in sixes_sets(dice)]
+    return out
+
+
+def explain_matching(mine: Dice, theirs: Dice) -> dict[str, Any]:
+    """The best matches of the player's dice against the opponent's, and the points."""
+    matches = best_matches(mine, theirs)
+    return {
+        "points": matching_score(mine, theirs),
+        "text": matching_explanation(mine, theirs),
+        "matches": [{"mine": list(m.mine), "theirs": list(m.theirs)} for m in matches],
+        "bonus": sum(len(m.mine) for m in matches) == 4,
+    }
+
+
+def explain_grid(grid: Grid) -> dict[str, Any]:
+    lv = lines_view(grid)
+    n, b = len(lv["lines"]), len(lv["blocks"])
+    points = lv["points"]
+    text = (
+        f"{_plural(n, 'line')} of three and {_plural(b, '2x2 block')} → {_plural(points, 'point')}"
+    )
+    return {**lv, "text": text}
+
+
+def result_view(result: ChallengeResult, chart: str) -> dict[str, Any]:
+    """The last challenge played: who, which, how many points, and why."""
+    out: dict[str, Any] = {
+        "seat": result.seat,
+        "white": result.white,
+        "challenge": CHALLENGES.get(result.white),
+        "points": result.points,
+        "dice": list(result.dice),
+        "opponent": result.opponent,
+        "opponent_dice": list(result.opponent_dice),
+    }
+    if result.white in (2, 5, 6) and len(result.dice) == 4:
+        out["explain"] = explain(result.white, result.dice, chart)
+    elif result.white == 4 and len(result.dice) == 4 and len(result.opponent_dice) == 4:
+        out["explain"] = explain_matching(result.dice, result.opponent_dice)
+    elif result.white == 3 and result.grid:
+        out["grid"] = grid_view(result.grid, result.seat, result.opponent)
+        out["explain"] = explain_grid(result.grid)
+    else:
+        out["explain"] = {"points": result.points, "text": _plural(result.points, "point")}
+    return out
+
+
+def status_line(s: WhiteDieState) -> str:
+    """What is happening, in words (seats 1-based)."""
+    who = f"seat {s.turn + 1}"
+    opp = f"seat {s.opponent + 1}" if s.opponent is not None else "the opponent"
+    if s.phase == START:
+        return "Who starts: " + ", ".join(f"seat {c + 1}" for c in s.contenders) + " roll all five"
+    if s.phase == ROLL:
+        return f"{who} rolls all five dice"
+    if s.phase == OVER:
+        return f"Game over: seat {(s.winner or 0) + 1} wins"
+    name = CHALLENGES[s.white]
+    if s.phase == REROLL:
+        return f"{name}: {who} may stand or reroll ({_plural(s.rerolls_left, 'reroll')} left)"
+    if s.phase == CHOOSE:
+        return f"{name}: {who} chooses an opponent"
+    if s.phase == OPPONENT_ROLL:
+        return f"{name}: {opp} rolls his four dice"
+    if s.phase == TICTACTOE:
+        side = who if s.side == PLAYER_SIDE else opp
+        return f"Tic-tac-toe: {who} against {opp}; {side} places a die"
+    return {
+        MATCH_PLAYER: f"Matching: {who} must reroll two dice",
+        MATCH_OPPONENT: f"Matching: {opp} must reroll two dice",
+        MATCH_LAST: f"Matching: {who} may reroll one die or stand",
+    }.get(s.phase, s.phase)
+
+
+def state_view(state: State) -> dict[str, Any]:
+    """Everything the board draws (see the module docstring for the conventions)."""
+    s = _wd(state)
+    chart = s.game.poker_chart
+    in_challenge = s.challenge is not None
+    view: dict[str, Any] = {
+        "phase": s.phase,
+        "players": len(s.scores),
+        "target": s.game.target,
+        "poker_chart": chart,
+        "chart": [[hand, POKER_CHARTS[chart][hand]] for hand in POKER_HANDS],
+        "scores": list(s.scores),
+        "turn": None if s.phase == START else s.turn,
+        "winner": s.winner,
+        "white": s.white if in_challenge else None,
+        "challenge": s.challenge,
+        "rules": RULES.get(s.white) if in_challenge else None,
+        "dice": list(s.dice) if in_challenge else None,
+        "rerolls_left": s.rerolls_left if s.phase == REROLL else None,
+        "opponent": s.opponent if in_challenge else None,
+        "opponent_dice": list(s.opponent_dice) if in_challenge and s.opponent_dice else None,
+        "grid": grid_view(s.grid, s.turn, s.opponent) if s.phase == TICTACTOE else None,
+        "placing": s.current_player() if s.phase == TICTACTOE and s.grid else None,
+        "rolling": s.rolling,
+        "kept": list(s.kept),
+        "start": None,
+        "now": None,
+        "last": result_view(s.last, chart) if s.last is not None else None,
+        "status_line": status_line(s),
+    }
+    if s.phase == START:
+        view["start"] = {
+            "contenders": list(s.contenders),
+            "rolls": [
+                [seat, white, total]
+                for seat, (white, total) in zip(s.contenders, s.start_rolls, strict=False)
+            ],
+        }
+    if not s.rolling and len(s.dice) == 4:
+        if s.phase == REROLL:
+            view["now"] = explain(s.white, s.dice, chart)
+        elif s.phase in (MATCH_PLAYER, MATCH_OPPONENT, MATCH_LAST) and len(s.opponent_dice) == 4:
+            view["now"] = explain_matching(s.dice, s.opponent_dice)
+    return view
+
+
+def legal_view(state: State) -> dict[str, Any]:
+    """The decision of the seat to move, shaped for clicks.
+
+    ``kind`` is ``choose`` (``opponents``: seat and text), ``reroll`` (the mover's ``dice``,
+    ``stand``: the text or null, ``sizes``: how many dice may be rerolled, ``rerolls``: the
+    sorted values joined by spaces, e.g. ``"2 5"``, mapped to the action text) or ``place``
+    (the placing side's ``dice`` and every ``placements`` entry: value, square, name, text).
+    """
+    s = _wd(state)
+    mover = s.current_player()
+    legal = s.legal_actions()
+    if s.phase == CHOOSE:
+        return {
+            "kind": "choose",
+            "seat": mover,
+            "opponents": [
+                {"seat": a.seat, "text": str(a)} for a in legal if isinstance(a, ChooseOpponent)
+            ],
+        }
+    if s.phase == TICTACTOE:
+        side = "player" if s.side == PLAYER_SIDE else "opponent"
+        dice = s.dice if s.side == PLAYER_SIDE else s.opponent_dice
+        return {
+            "kind": "place",
+            "seat": mover,
+            "side": side,
+            "dice": list(dice),
+            "placements": [
+                {"value": a.value, "square": a.square, "name": SQUARES[a.square], "text": str(a)}
+                for a in legal
+                if isinstance(a, Place)
+            ],
+        }
+    mine = s.opponent_dice if s.phase == MATCH_OPPONENT else s.dice
+    rerolls = {" ".join(map(str, a.values)): str(a) for a in legal if isinstance(a, Reroll)}
+    return {
+        "kind": "reroll",
+        "seat": mover,
+        "side": "opponent" if s.phase == MATCH_OPPONENT else "player",
+        "dice": list(mine),
+        "stand": "stand" if any(isinstance(a, Stand) for a in legal) else None,
+        "sizes": sorted({len(a.values) for a in legal if isinstance(a, Reroll)}),
+        "rerolls": rerolls,
+        "rerolls_left": s.rerolls_left if s.phase == REROLL else None,
+    }
+
+
+def move_view(before: State, text: str, after: State) -> dict[str, Any] | None:
+    """One action: ``roll`` (a chance outcome: the ``seat`` whose dice, ``white``, ``dice``),
+    ``choose`` (``opponent``), ``place`` (``value``, ``square``, ``side``), ``reroll``
+    (``values`` rerolled, ``kept``) or ``stand``; ``scored`` is the challenge result when the
+    action ended a challenge."""
+    b, a = _wd(before), _wd(after)
+    action = b.parse_action(text)
+    scored = (
+        result_view(a.last, a.game.poker_chart)
+        if a.last is not None and a.last is not b.last
+        else None
+    )
+    if isinstance(action, Roll):
+        return {
+            "kind": "roll",
+            "seat": b.roller,
+            "white": action.white,
+            "dice": list(action.dice),
+            "scored": scored,
+        }
+    mover = b.current_player()
+    if isinstance(action, ChooseOpponent):
+        return {"kind": "choose", "seat": mover, "opponent": action.seat}
+    if isinstance(action, Place):
+        side = "player" if b.side == PLAYER_SIDE else "opponent"
+        return {
+            "kind": "place",
+            "seat": mover,
+            "side": side,
+            "value": action.value,
+            "square": action.square,
+            "name": SQUARES[action.square],
+            "scored": scored,
+        }
+    if isinstance(action, Reroll):
+        mine = b.opponent_dice if b.phase == MATCH_OPPONENT else b.dice
+        kept = remove(mine, action.values) or ()
+        side = "opponent" if b.phase == MATCH_OPPONENT else "player"
+        return {
+            "kind": "reroll",
+            "seat": mover,
+            "side": side,
+            "values": list(action.values),
+            "kept": list(kept),
+        }
+    assert isinstance(action, Stand)
+    return {"kind": "stand", "seat": mover, "scored": scored}
+
+
+def summary(state: State) -> str:
+    """Who won, with the final scores."""
+    s = _wd(state)
+    if s.winner is None:
+        return "The game is not over."
+    scores = " – ".join(str(x) for x in s.scores)
+    return f"Seat {s.winner + 1} wins with {s.scores[s.winner]} points ({scores})."

@@ -1,0 +1,543 @@
+// White Die board: every player's score, the white die and the challenge in play, reroll
+// selection, choosing an opponent, the tic-tac-toe grid, the matches, the pips square, and the
+// last challenge with its score explained.
+// View model: src/dicehall/server/views/whitedie.py. Contract: docs/web-games.md.
+//
+// Test hooks (stable selectors):
+//   [data-pick="0".."3"].legal    one of the mover's dice: toggles it for a reroll, or (tic-tac-toe)
+//                                 selects the die to place
+//   [data-cell="b1"].legal        a square the selected die may go on (tic-tac-toe)
+//   [data-button="reroll"]        reroll the selected dice (disabled until the selection is legal)
+//   [data-button="stand"]         keep the dice and score
+//   [data-button="opponent"][data-seat="N"]  play against seat N (0-based)
+//   [data-score-seat="N"]         seat N's score card;  svg.whitedie-table[data-phase]
+
+import { clear, dieFace, html, svg } from "../dom.js";
+
+const CSS = "/static/css/games-coinrows-whitedie.css";
+const W = 600;
+const DIE = 56;
+const GAP = 14;
+const ROW_X = 16;
+const RIGHT_X = 330;
+const SEAT_FALLBACK = ["#f7f3e8", "#7a1f1f", "#1f4f7a", "#c99a1c", "#5a8f29", "#7b4fa3"];
+const MATCH_COLORS = ["#f2b134", "#5cc8ff", "#ff7ab8", "#9be564"];
+const SQUARES = ["a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3"];
+
+const boards = new WeakMap(); // root -> {id, seq, picked: Set, value, snap, ctx}
+
+function ensureCss() {
+  if (!document.querySelector(`link[href="${CSS}"]`)) {
+    document.head.append(html("link", { rel: "stylesheet", href: CSS }));
+  }
+}
+
+const seatFill = (seat) => `var(--seat${seat}, ${SEAT_FALLBACK[seat % SEAT_FALLBACK.length]})`;
+const nameOf = (snap, seat) => snap.players?.[seat]?.name || `seat ${seat + 1}`;
+const plural = (n, w) => `${n} ${w}${n === 1 ? "" : "s"}`;
+
+/** Draw one snapshot (see docs/web-games.md). */
+export function render(root, snap, ctx) {
+  ensureCss();
+  const v = snap.view;
+  if (!v || !v.scores) {
+    clear(root).append(html("pre", { class: "text-board" }, snap.text || ""));
+    return;
+  }
+  let st = boards.get(root);
+  if (!st || st.seq !== snap.seq || st.id !== snap.id || !ctx.canAct) {
+    st = { id: snap.id, seq: snap.seq, picked: new Set(), value: null, busy: false };
+    boards.set(root, st);
+  }
+  st.snap = snap;
+  st.ctx = ctx;
+  draw(root, st, ctx.animate);
+}
+
+function redraw(root) {
+  const st = boards.get(root);
+  if (st) draw(root, st, false);
+}
+
+function play(root, text) {
+  const st = boards.get(root);
+  st.busy = true;
+  redraw(root);
+  st.ctx.act(text).catch(() => {
+    st.busy = false;
+    st.picked = new Set();
+    st.value = null;
+    redraw(root);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+function draw(root, st, animate) {
+  const { snap, ctx } = st;
+  const v = snap.view;
+  const moves = ctx.canAct && snap.moves && !st.busy ? snap.moves : null;
+  const prev = ctx.previous && ctx.previous.view && ctx.previous.view.scores ? ctx.previous : null;
+  if (moves && moves.kind === "place") {
+    // one die value to place (or several equal dice): select it at once
+    const values = [...new Set(moves.placements.map((p) => p.value))];
+    if (st.value === null && values.length === 1) st.value = values[0];
+    if (st.value !== null && !values.includes(st.value)) st.value = null;
+  }
+
+  const scores = drawScores(snap, animate ? prev : null);
+  const table = drawTable(root, st, moves, animate ? prev : null);
+  const controls = drawControls(root, st, moves);
+  const last = v.last ? drawLast(snap, v.last) : null;
+
+  clear(root).append(html("div", { class: "wd-wrap" }, scores, table, controls, last));
+}
+
+// ---- scores ---------------------------------------------------------------------------------
+function drawScores(snap, prev) {
+  const v = snap.view;
+  const n = v.players;
+  const perRow = n <= 2 ? 2 : 3;
+  const rows = Math.ceil(n / perRow);
+  const cw = W / perRow;
+  const ch = 70;
+  const out = svg("svg", { viewBox: `0 0 ${W} ${rows * ch}`, class: "wd-scores", role: "img", "aria-label": "scores" });
+  for (let seat = 0; seat < n; seat++) {
+    const x = (seat % perRow) * cw + 4;
+    const y = Math.floor(seat / perRow) * ch + 4;
+    const w = cw - 8;
+    const onTurn = v.phase !== "over" && v.turn === seat;
+    const isOpp = v.opponent === seat && (v.white === 3 || v.white === 4);
+    const cls = `wd-score${onTurn ? " on-turn" : ""}${isOpp ? " opponent" : ""}${v.winner === seat ? " winner" : ""}`;
+    const g = svg("g", { class: cls, "data-score-seat": seat });
+    g.append(svg("rect", { x, y, width: w, height: ch - 8, rx: 10, class: "wd-score-bg" }));
+    g.append(svg("circle", { cx: x + 16, cy: y + 20, r: 8, style: { fill: seatFill(seat) }, stroke: "#0006" }));
+    let name = nameOf(snap, seat);
+    if (name.length > 16) name = `${name.slice(0, 15)}…`;
+    const tag = v.winner === seat ? "★ winner" : onTurn ? "on turn" : isOpp ? "opponent" : "";
+    g.append(svg("text", { x: x + 30, y: y + 25, class: "wd-score-name" }, name,
+      tag ? svg("tspan", { class: "wd-score-tag", dx: 8 }, tag) : null));
+    const num = svg("text", { x: x + w - 12, y: y + 30, "text-anchor": "end", class: "wd-score-num", "data-score": seat }, v.scores[seat]);
+    g.append(num);
+    if (v.last && v.last.seat === seat && v.last.points > 0) {
+      g.append(svg("text", { x: x + w - 12, y: y + 52, "text-anchor": "end", class: "wd-score-gain" }, `+${v.last.points}`));
+    }
+    const barW = w - 80;
+    g.append(svg("rect", { x: x + 12, y: y + 42, width: barW, height: 10, rx: 5, class: "wd-score-bar" }));
+    g.append(svg("rect", {
+      x: x + 12, y: y + 42, height: 10, rx: 5, class: "wd-score-fill",
+      width: Math.max(0, Math.min(1, v.scores[seat] / v.target)) * barW, style: { fill: seatFill(seat) },
+    }));
+    if (prev && prev.view.scores[seat] !== v.scores[seat]) {
+      num.animate?.([{ transform: "scale(1.6)", opacity: 0.4 }, { transform: "scale(1)", opacity: 1 }], { duration: 450, easing: "ease-out" });
+      num.style.transformBox = "fill-box";
+      num.style.transformOrigin = "center";
+    }
+    out.append(g);
+  }
+  return out;
+}
+
+// ---- the table: white die, dice rows and the challenge ------------------------------------------
+function drawTable(root, st, moves, prev) {
+  const { snap } = st;
+  const v = snap.view;
+  const parts = [];
+  let y = 0;
+
+  // header: the white die and what it calls for
+  const header = svg("g", { class: "wd-header" });
+  if (v.white) {
+    const white = dieFace(ROW_X, 10, 64, v.white, { class: "die wd-white", "data-white": v.white });
+    header.append(svg("rect", { x: ROW_X - 5, y: 5, width: 74, height: 74, rx: 16, class: "wd-white-ring" }), white);
+    if (prev && rolledSince(snap, prev) && (prev.view.white !== v.white || prev.view.turn !== v.turn || prev.view.challenge !== v.challenge)) white.classList.add("rolling");
+    header.append(svg("text", { x: 100, y: 36, class: "wd-title" }, `White ${v.white}: ${v.challenge}`));
+  } else {
+    header.append(svg("text", { x: ROW_X, y: 36, class: "wd-title" }, v.phase === "over" ? `${nameOf(snap, v.winner)} wins!` : "White Die"));
+  }
+  header.append(svg("text", { x: v.white ? 100 : ROW_X, y: 62, class: "wd-sub" }, subtitle(snap)));
+  parts.push(header);
+  y = 92;
+
+  // dice rows
+  const rows = [];
+  if (v.dice) rows.push({ side: "player", seat: v.turn, dice: v.dice });
+  if (v.opponent_dice && v.opponent !== null) rows.push({ side: "opponent", seat: v.opponent, dice: v.opponent_dice });
+  const colour = matchColours(v);
+  const rowY = {};
+  for (const row of rows) {
+    rowY[row.side] = y;
+    parts.push(drawDiceRow(root, st, moves, row, y, colour[row.side], prev));
+    y += DIE + 44;
+  }
+  if (v.start) {
+    const g = svg("g", {});
+    g.append(svg("text", { x: ROW_X, y: y + 4, class: "wd-sub" }, `To start: ${v.start.contenders.map((c) => nameOf(snap, c)).join(", ")} roll all five`));
+    v.start.rolls.forEach(([seat, white, sum], i) => {
+      g.append(svg("text", { x: ROW_X, y: y + 28 + i * 22, class: "wd-sub" }, `${nameOf(snap, seat)}: white ${white}, sum ${sum}`));
+    });
+    parts.push(g);
+    y += 40 + v.start.rolls.length * 22;
+  }
+
+  // the challenge's own drawing on the right
+  let right = 0;
+  const top = 92;
+  if (v.grid) {
+    const legalCells = new Map();
+    if (moves && moves.kind === "place" && st.value !== null) {
+      for (const p of moves.placements) if (p.value === st.value) legalCells.set(p.square, p.text);
+    }
+    const lastPlace = snap.last?.detail?.kind === "place" ? snap.last.detail.square : null;
+    const fresh = prev && lastPlace !== null && snap.last.seq !== prev.last?.seq;
+    parts.push(drawGrid(RIGHT_X + 60, top, 62, v.grid, { root, legalCells, lastPlace, fresh, turn: v.turn }));
+    right = top + 3 * 62 + 30;
+  } else if (v.now && v.now.pips) {
+    parts.push(drawPipSquare(RIGHT_X + 50, top + 4, 25, v.now.pips, "Best square"));
+    right = top + 6 * 25 + 30 + 26;
+  } else if (v.now && v.now.matches) {
+    parts.push(drawMatches(RIGHT_X + 10, top + 8, v.now));
+    right = top + 40 + v.now.matches.length * 26;
+  } else if (v.now && v.now.sets) {
+    const g = svg("g", {});
+    g.append(svg("text", { x: RIGHT_X + 10, y: top + 18, class: "wd-label" }, "Sets adding up to 6"));
+    const sets = v.now.sets.length ? v.now.sets.map((s) => s.join("+")) : ["none"];
+    sets.slice(0, 8).forEach((s, i) => g.append(svg("text", { x: RIGHT_X + 10 + (i % 2) * 120, y: top + 44 + Math.floor(i / 2) * 24, class: "wd-match" }, s)));
+    parts.push(g);
+    right = top + 50 + Math.ceil(Math.min(8, sets.length) / 2) * 24;
+  } else if (v.white === 2 && v.now) {
+    parts.push(drawChart(RIGHT_X + 10, top + 4, v.chart, v.now.hand));
+    right = top + 4 + v.chart.length * 22 + 20;
+  }
+  y = Math.max(y, right);
+
+  if (v.now) {
+    parts.push(svg("text", { x: ROW_X, y: y + 4, class: "wd-expl", "data-now": v.now.points }, `Now: ${v.now.text}`));
+    y += 20;
+  }
+  const height = Math.max(y + 10, 110);
+  const table = svg("svg", {
+    viewBox: `0 0 ${W} ${height}`,
+    class: "whitedie-table",
+    role: "img",
+    "aria-label": v.status_line,
+    "data-phase": v.phase,
+    "data-white": v.white ?? "",
+  }, parts);
+  return html("div", { class: "wd-table" }, table);
+}
+
+function subtitle(snap) {
+  const v = snap.view;
+  if (v.phase === "over") return `Final: ${v.scores.join(" – ")} (target ${v.target})`;
+  if (v.turn === null || v.turn === undefined) return v.status_line;
+  const who = nameOf(snap, v.turn);
+  const opp = v.opponent !== null ? nameOf(snap, v.opponent) : "";
+  switch (v.phase) {
+    case "reroll": return `${who}: stand or reroll (${plural(v.rerolls_left, "reroll")} left)`;
+    case "choose": return `${who} chooses an opponent`;
+    case "tictactoe": return `${who} (player) against ${opp} (opponent): ${nameOf(snap, v.placing)} to place`;
+    case "match-player": return `${who} must reroll two dice (against ${opp})`;
+    case "match-opponent": return `${opp} must reroll two dice`;
+    case "match-last": return `${who} may reroll one die or stand`;
+    default: return v.status_line;
+  }
+}
+
+function rolledSince(snap, prev) {
+  return (snap.log || []).slice(prev.seq).some((e) => e.actor < 0);
+}
+
+/** Colours of the dice that are in a match: {player: [colour per position], opponent: [...]} */
+function matchColours(v) {
+  const out = { player: [], opponent: [] };
+  const matches = v.now && v.now.matches;
+  if (!matches) return out;
+  const assign = (dice, groups, key) => {
+    const used = new Array(dice.length).fill(null);
+    groups.forEach((vals, i) => {
+      for (const val of vals) {
+        const pos = dice.findIndex((d, j) => d === val && used[j] === null);
+        if (pos >= 0) used[pos] = MATCH_COLORS[i % MATCH_COLORS.length];
+      }
+    });
+    out[key] = used;
+  };
+  assign(v.dice || [], matches.map((m) => m.mine), "player");
+  assign(v.opponent_dice || [], matches.map((m) => m.theirs), "opponent");
+  return out;
+}
+
+function drawDiceRow(root, st, moves, row, y, colours, prev) {
+  const { snap } = st;
+  const v = snap.view;
+  const g = svg("g", { class: `wd-row wd-row-${row.side}`, "data-row": row.side });
+  const label = row.side === "player" ? `${nameOf(snap, row.seat)}${v.opponent !== null ? " (player)" : ""}` : `${nameOf(snap, row.seat)} (opponent)`;
+  g.append(svg("circle", { cx: ROW_X + 6, cy: y + 2, r: 6, style: { fill: seatFill(row.seat) }, stroke: "#0008" }));
+  g.append(svg("text", { x: ROW_X + 18, y: y + 7, class: "wd-label" }, label));
+  const mine = moves && moves.side === row.side && (moves.kind === "reroll" || moves.kind === "place");
+  const prevRow = prev && prev.view[row.side === "player" ? "dice" : "opponent_dice"];
+  const changed = prev && rolledSince(snap, prev) && JSON.stringify(prevRow) !== JSON.stringify(row.dice);
+  const fresh = freshPositions(snap, row);
+  row.dice.forEach((face, i) => {
+    const x = ROW_X + i * (DIE + GAP);
+    // in tic-tac-toe only dice with a legal square can be picked
+    const can = mine && (moves.kind === "reroll" || moves.placements.some((p) => p.value === face));
+    const picked = can && (moves.kind === "reroll" ? st.picked.has(i) : st.value === face);
+    const cls = `die wd-die${row.side === "opponent" ? " opp" : ""}${can ? " legal" : ""}${picked ? " selected" : ""}${fresh.has(i) ? " fresh" : ""}`;
+    const dy = picked && moves.kind === "reroll" ? -8 : 0;
+    const die = dieFace(x, y + 16 + dy, DIE, face, {
+      class: cls,
+      "data-pick": can ? i : null,
+      "data-value": face,
+      onclick: can ? () => pickDie(root, i, face) : null,
+    });
+    if (changed && !(fresh.size && !fresh.has(i))) die.classList.add("rolling");
+    g.append(die);
+    if (colours && colours[i]) {
+      g.append(svg("rect", { x: x + 6, y: y + 20 + DIE, width: DIE - 12, height: 6, rx: 3, style: { fill: colours[i] } }));
+    }
+    if (fresh.has(i)) {
+      g.append(svg("circle", { cx: x + DIE - 4, cy: y + 20, r: 5, style: { fill: "var(--highlight)" } }));
+    }
+  });
+  return g;
+}
+
+/** Positions of a row's dice that came from the last reroll (the kept dice are the others),
+ *  while that reroll's challenge is still being played. */
+function freshPositions(snap, row) {
+  const d = snap.last && snap.last.detail;
+  const v = snap.view;
+  const out = new Set();
+  if (!d || d.kind !== "reroll" || d.side !== row.side) return out;
+  const current = d.side === "player"
+    ? v.turn === d.seat && (v.phase === "reroll" || v.phase === "match-opponent")
+    : v.phase === "match-last";
+  if (!current || d.kept.length + d.values.length !== row.dice.length) return out;
+  const kept = [...d.kept];
+  row.dice.forEach((face, i) => {
+    const k = kept.indexOf(face);
+    if (k >= 0) kept.splice(k, 1);
+    else out.add(i);
+  });
+  return out;
+}
+
+function pickDie(root, i, face) {
+  const st = boards.get(root);
+  const moves = st.snap.moves;
+  if (moves.kind === "reroll") {
+    if (st.picked.has(i)) st.picked.delete(i);
+    else st.picked.add(i);
+  } else {
+    st.value = face;
+  }
+  redraw(root);
+}
+
+// ---- tic-tac-toe grid ------------------------------------------------------------------------
+function drawGrid(x0, y0, cell, grid, opts) {
+  const g = svg("g", { class: "wd-grid" });
+  const cols = "abc";
+  for (let c = 0; c < 3; c++) g.append(svg("text", { x: x0 + c * cell + cell / 2, y: y0 - 6, "text-anchor": "middle", class: "wd-label" }, cols[c]));
+  for (let r = 0; r < 3; r++) g.append(svg("text", { x: x0 - 12, y: y0 + r * cell + cell / 2 + 5, "text-anchor": "middle", class: "wd-label" }, r + 1));
+  grid.forEach((sq, i) => {
+    const x = x0 + (i % 3) * cell;
+    const y = y0 + Math.floor(i / 3) * cell;
+    const text = opts.legalCells ? opts.legalCells.get(i) : undefined;
+    const owner = sq.seat === null ? "" : sq.seat === opts.turn ? "player" : "opponent";
+    const cls = `wd-cell${text ? " legal" : ""}${opts.lastPlace === i ? " last" : ""}${sq.claimed ? ` claimed-${owner}` : ""}`;
+    g.append(svg("rect", {
+      x: x + 2, y: y + 2, width: cell - 4, height: cell - 4, rx: 6, class: cls,
+      "data-cell": SQUARES[i],
+      onclick: text && opts.root ? () => play(opts.root, text) : null,
+    }, svg("title", {}, SQUARES[i])));
+    if (sq.value !== null) {
+      const size = cell - 16;
+      const die = dieFace(x + 8, y + 8, size, sq.value, {
+        class: `die wd-die${owner === "opponent" ? " opp" : ""}${sq.white ? " wd-white" : ""}`,
+        "data-square-value": sq.value,
+      });
+      die.style.pointerEvents = "none";
+      g.append(die);
+      g.append(svg("rect", { x: x + 8, y: y + 8, width: size, height: size, rx: size * 0.18, fill: "none", stroke: seatFill(sq.seat), "stroke-width": 3, "pointer-events": "none" }));
+      if (opts.fresh && opts.lastPlace === i) {
+        die.animate?.([{ opacity: 0, transform: "scale(0.4)" }, { opacity: 1, transform: "scale(1)" }], { duration: 300, easing: "ease-out" });
+        die.style.transformBox = "fill-box";
+        die.style.transformOrigin = "center";
+      }
+    } else if (sq.claimed) {
+      g.append(svg("text", { x: x + cell / 2, y: y + cell / 2 + 7, "text-anchor": "middle", class: "wd-title", "pointer-events": "none" }, owner === "player" ? "✓" : "✗"));
+    }
+  });
+  const centre = (i) => [x0 + (i % 3) * cell + cell / 2, y0 + Math.floor(i / 3) * cell + cell / 2];
+  for (const line of opts.lines || []) {
+    const [a, b] = [centre(line[0]), centre(line[2])];
+    g.append(svg("line", { x1: a[0], y1: a[1], x2: b[0], y2: b[1], class: "wd-line" }));
+  }
+  for (const block of opts.blocks || []) {
+    const [a] = [centre(block[0])];
+    g.append(svg("rect", { x: a[0] - cell / 2 + 5, y: a[1] - cell / 2 + 5, width: 2 * cell - 10, height: 2 * cell - 10, rx: 8, class: "wd-block" }));
+  }
+  return g;
+}
+
+// ---- pips square -----------------------------------------------------------------------------
+/** The 2x2 square of four dice on their 3x3 pip positions, empty rows and columns shaded. */
+function drawPipSquare(x0, y0, cell, pips, title) {
+  const g = svg("g", { class: "wd-pipsq", "data-pips-score": pips.score });
+  const gap = 6;
+  const pos = (k) => k * cell + (k >= 3 ? gap : 0);
+  const size = 6 * cell + gap;
+  if (title) g.append(svg("text", { x: x0, y: y0 - 8, class: "wd-label" }, `${title}: ${pips.score} (empty rows ${pips.empty_rows.length}, columns ${pips.empty_columns.length})`));
+  g.append(svg("rect", { x: x0 - 4, y: y0 - 4, width: size + 8, height: size + 8, rx: 6, class: "wd-pipsq-bg" }));
+  for (const r of pips.empty_rows) g.append(svg("rect", { x: x0 - 4, y: y0 + pos(r), width: size + 8, height: cell, class: "wd-pipsq-empty", "data-empty-row": r }));
+  for (const c of pips.empty_columns) g.append(svg("rect", { x: x0 + pos(c), y: y0 - 4, width: cell, height: size + 8, class: "wd-pipsq-empty", "data-empty-column": c }));
+  for (let d = 0; d < 4; d++) {
+    const dx = x0 + (d % 2) * (3 * cell + gap);
+    const dy = y0 + Math.floor(d / 2) * (3 * cell + gap);
+    g.append(svg("rect", { x: dx, y: dy, width: 3 * cell, height: 3 * cell, rx: cell * 0.5, class: "wd-pipsq-die" }));
+    if (pips.turns[d]) g.append(svg("text", { x: dx + 3 * cell - 4, y: dy + 12, "text-anchor": "end", class: "wd-pipsq-turned" }, "↻"));
+  }
+  pips.rows.forEach((row, r) => {
+    [...row].forEach((ch, c) => {
+      if (ch === "o") g.append(svg("circle", { cx: x0 + pos(c) + cell / 2, cy: y0 + pos(r) + cell / 2, r: cell * 0.3, class: "wd-pipsq-pip" }));
+    });
+  });
+  return g;
+}
+
+// ---- matching and poker ----------------------------------------------------------------------
+function drawMatches(x0, y0, now) {
+  const g = svg("g", { class: "wd-matches" });
+  g.append(svg("text", { x: x0, y: y0 + 10, class: "wd-label" }, now.matches.length ? "Matches" : "No match yet"));
+  now.matches.forEach((m, i) => {
+    const y = y0 + 36 + i * 26;
+    g.append(svg("rect", { x: x0, y: y - 12, width: 10, height: 10, rx: 2, style: { fill: MATCH_COLORS[i % MATCH_COLORS.length] } }));
+    g.append(svg("text", { x: x0 + 18, y, class: "wd-match" }, `${m.mine.join("+")} = ${m.theirs.join("+")}`));
+  });
+  if (now.bonus) g.append(svg("text", { x: x0, y: y0 + 36 + now.matches.length * 26, class: "wd-match" }, "+1: all four matched"));
+  return g;
+}
+
+function drawChart(x0, y0, chart, hand) {
+  const g = svg("g", { class: "wd-chart" });
+  chart.forEach(([name, pts], i) => {
+    const y = y0 + 16 + i * 22;
+    const on = name === hand;
+    if (on) g.append(svg("rect", { x: x0 - 6, y: y - 15, width: 240, height: 21, rx: 4, style: { fill: "#f2b13466" } }));
+    g.append(svg("text", { x: x0, y, class: on ? "wd-expl" : "wd-match" }, name));
+    g.append(svg("text", { x: x0 + 220, y, "text-anchor": "end", class: on ? "wd-expl" : "wd-match" }, pts));
+  });
+  return g;
+}
+
+// ---- controls --------------------------------------------------------------------------------
+function drawControls(root, st, moves) {
+  const { snap } = st;
+  const v = snap.view;
+  const box = html("div", { class: "board-controls wd-controls" });
+  const status = html("div", { class: "wd-status", "data-testid": "board-status" });
+  const wrap = html("div", {}, status, box);
+  if (v.rules) wrap.prepend(html("div", { class: "hint wd-rules" }, v.rules));
+  if (st.busy) {
+    status.textContent = "…";
+    return wrap;
+  }
+  if (!moves) {
+    status.textContent = v.status_line;
+    return wrap;
+  }
+  if (moves.kind === "choose") {
+    status.textContent = `${v.challenge}: choose your opponent.`;
+    for (const o of moves.opponents) {
+      box.append(html("button", {
+        class: "btn primary", "data-button": "opponent", "data-seat": o.seat, onclick: () => play(root, o.text),
+      }, `Play against ${nameOf(snap, o.seat)} (${v.scores[o.seat]})`));
+    }
+    return wrap;
+  }
+  if (moves.kind === "place") {
+    const as = moves.side === "player" ? "the player" : "the opponent";
+    status.textContent = st.value === null
+      ? `Tic-tac-toe (you are ${as}): click one of your dice, then a green square.`
+      : `Place your ${st.value}: click a green square, or pick another die.`;
+    return wrap;
+  }
+  // reroll / stand
+  const picked = [...st.picked].map((i) => moves.dice[i]).sort((a, b) => a - b);
+  const text = picked.length ? moves.rerolls[picked.join(" ")] : undefined;
+  const sizes = moves.sizes;
+  if (sizes.length === 1 && sizes[0] === 2 && !moves.stand) {
+    status.textContent = `Pick exactly two dice to reroll${moves.side === "opponent" ? " (you are the opponent)" : ""}.`;
+  } else if (sizes.length === 1 && sizes[0] === 1) {
+    status.textContent = "Pick one die to reroll, or stand.";
+  } else {
+    status.textContent = `Click dice to reroll them, then Reroll; or Stand.${moves.rerolls_left ? ` ${plural(moves.rerolls_left, "reroll")} left.` : ""}`;
+  }
+  box.append(html("button", {
+    class: "btn primary", "data-button": "reroll", disabled: !text, onclick: text ? () => play(root, text) : null,
+  }, picked.length ? `Reroll ${picked.join(" ")}` : "Reroll"));
+  if (moves.stand) {
+    box.append(html("button", { class: "btn", "data-button": "stand", onclick: () => play(root, moves.stand) }, `Stand${v.now ? ` (${plural(v.now.points, "point")})` : ""}`));
+  }
+  return wrap;
+}
+
+// ---- the last challenge ------------------------------------------------------------------------
+function drawLast(snap, last) {
+  const who = nameOf(snap, last.seat);
+  const vs = last.opponent !== null && last.opponent !== undefined ? ` against ${nameOf(snap, last.opponent)}` : "";
+  const box = html("div", { class: "wd-last", "data-testid": "last-challenge" },
+    html("h3", {}, `Last challenge: ${who} scored ${last.points} in ${last.challenge} (white ${last.white})${vs}`),
+    html("div", { class: "wd-last-text" }, last.explain.text));
+  const ex = last.explain;
+  let pic = null;
+  if (last.grid) {
+    pic = svg("svg", { viewBox: "0 0 230 200", class: "wd-last-pic" },
+      svg("rect", { x: 0, y: 0, width: 230, height: 200, rx: 10, style: { fill: "var(--felt)" } }),
+      drawGrid(40, 22, 56, last.grid, { turn: last.seat, lines: ex.lines, blocks: ex.blocks }));
+  } else if (ex.pips) {
+    pic = svg("svg", { viewBox: "0 0 320 190", class: "wd-last-pic" },
+      svg("rect", { x: 0, y: 0, width: 320, height: 190, rx: 10, style: { fill: "var(--felt)" } }),
+      ...last.dice.map((d, i) => dieFace(10 + (i % 2) * 44, 20 + Math.floor(i / 2) * 44, 36, d)),
+      drawPipSquare(120, 20, 24, ex.pips, null));
+  } else if (last.dice.length) {
+    const rows = [last.dice];
+    if (last.opponent_dice.length) rows.push(last.opponent_dice);
+    const colours = ex.matches ? matchColours({ now: ex, dice: last.dice, opponent_dice: last.opponent_dice }) : null;
+    pic = svg("svg", { viewBox: `0 0 320 ${rows.length * 58 + 8}`, class: "wd-last-pic" },
+      svg("rect", { x: 0, y: 0, width: 320, height: rows.length * 58 + 8, rx: 10, style: { fill: "var(--felt)" } }),
+      rows.map((dice, r) => dice.map((d, i) => {
+        const c = colours ? colours[r ? "opponent" : "player"][i] : null;
+        return [
+          dieFace(10 + i * 50, 8 + r * 58, 40, d, { class: `die${r ? " wd-die opp" : ""}` }),
+          c ? svg("rect", { x: 14 + i * 50, y: 51 + r * 58, width: 32, height: 5, rx: 2, style: { fill: c } }) : null,
+        ];
+      })),
+      ex.matches ? ex.matches.map((m, i) => svg("text", { x: 215, y: 24 + i * 20, class: "wd-match" }, `${m.mine.join("+")} = ${m.theirs.join("+")}`)) : null);
+  }
+  if (pic) box.append(pic);
+  return box;
+}
+
+/** One line of the game log. */
+export function describe(entry) {
+  const t = entry.text;
+  if (entry.actor < 0) {
+    const m = /^white (\d)(?::\s*(.*))?$/.exec(t);
+    if (m) {
+      const names = { 1: "no challenge", 2: "Poker", 3: "Tic-tac-toe", 4: "Matching", 5: "Pips", 6: "Sixes" };
+      return `white ${m[1]} (${names[m[1]]})${m[2] ? `: ${m[2]}` : ""}`;
+    }
+    return `rolls ${t}`;
+  }
+  if (t === "stand") return "stands";
+  if (t.startsWith("reroll")) return `rerolls ${t.slice(7)}`;
+  if (t.startsWith("place")) {
+    const [, value, sq] = t.split(" ");
+    return `places ${value} on ${sq}`;
+  }
+  if (t.startsWith("opponent")) return `plays against seat ${t.slice(9)}`;
+  return t;
+}
