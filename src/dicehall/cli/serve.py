@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import Annotated
 
 import typer
@@ -39,6 +40,9 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(2) from None
         url = normalise_url(db) if db else default_url()
         shown = url.split("@")[-1] if "@" in url else url
-        console.print(f"dicehall: http://{host}:{port}/  (database {shown})")
+        console.print(f"dicehall: http://{host}:{port}/  (database {shown})", soft_wrap=True)
         application = create_app(url, bot_delay=bot_delay)
+        # uvicorn's "websockets-sansio" protocol dropped browser frames in our tests (uvicorn
+        # 0.54); the classic "websockets" implementation is deprecated but reliable.
+        warnings.filterwarnings("ignore", message="The `websockets` implementation is deprecated")
         uvicorn.run(application, host=host, port=port, log_level=log_level, ws="websockets")

@@ -290,7 +290,7 @@ function renderResult(snap) {
   $("links").replaceChildren();
   box.hidden = false;
   const mine = (snap.you || []).length > 0;
-  box.append(
+  const parts = [
     html("h2", {}, "Game over"),
     html("p", { class: "summary", "data-testid": "summary" }, snap.summary || ""),
     html("table", { class: "scores" }, snap.players.map((p) =>
@@ -300,7 +300,8 @@ function renderResult(snap) {
       snap.rematch ? "Join the rematch" : "Rematch") : null,
     !mine && snap.rematch ? html("a", { class: "btn", href: `/g/${snap.rematch}` }, "Watch the rematch") : null,
     links,
-  );
+  ];
+  box.append(...parts.filter(Boolean));
 }
 
 if (!gameId) {

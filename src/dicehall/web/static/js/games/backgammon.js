@@ -267,8 +267,8 @@ export function render(root, snap, ctx) {
   const name = (seat) => (snap.players?.[seat]?.name || `seat ${seat + 1}`);
   const pipText = (seat, y) => {
     const g = svg("g", { class: "pips", "data-pips-seat": seat });
-    g.append(svg("circle", { cx: LEFT_X + 14, cy: y - 5, r: 7, fill: `var(--seat${seat})`, stroke: `var(--seat${seat}-edge)` }));
-    const t = svg("text", { x: LEFT_X + 28, y, "font-size": 14, fill: "#fff" });
+    g.append(svg("circle", { cx: LEFT_X + 14, cy: y - 6, r: 8, fill: `var(--seat${seat})`, stroke: `var(--seat${seat}-edge)` }));
+    const t = svg("text", { x: LEFT_X + 28, y, "font-size": 17, fill: "#fff" });
     t.textContent = `${name(seat)} · pips ${pips[seat]} · off ${seat === me ? mine[0] : theirs[0]}`;
     g.append(t);
     s.append(g);
