@@ -1,0 +1,253 @@
+"""Playing many games between agents, in parallel and reproducibly.
+
+Every game is described by a ``GameTask``: the game, the agent spec of each seat
+and the seeds of its dice and agents, all derived from one master seed and the
+game's index. Workers therefore only ever see self-contained tasks, and the
+results, sorted by index, are the same with one worker or with eight.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import multiprocessing
+import time
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from typing import Any
+
+from dicehall.core.errors import DicehallError
+from dicehall.core.game import State
+from dicehall.core.match import Agent, Match
+from dicehall.core.registry import load_game
+
+
+class ArenaError(DicehallError, RuntimeError):
+    """A game of the arena could not be played (e.g. a bot chose an illegal action)."""
+
+
+def derive_seed(master: int, *parts: object) -> int:
+    """A 63-bit seed for one purpose, derived from the master seed (stable across runs).
+
+    >>> derive_seed(1, "dice", 0) == derive_seed(1, "dice", 0) != derive_seed(1, "dice", 1)
+    True
+    """
+    text = ":".join(str(p) for p in (master, *parts))
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1
+
+
+@dataclass(frozen=True)
+class GameTask:
+    """Everything a worker needs to play one game."""
+
+    index: int
+    game: str
+    options: tuple[tuple[str, Any], ...]
+    seats: tuple[str, ...]
+    dice_seed: int
+    agent_seeds: tuple[int, ...]
+    keep_record: bool = True
+    statistics: bool = False
+    max_actions: int | None = None
+
+
+@dataclass
+class GameResult:
+    """The outcome of one game."""
+
+    index: int
+    seats: tuple[str, ...]
+    returns: list[float]
+    actions: int
+    decisions: int
+    first_player: int | None
+    seconds: float
+    finished: bool = True
+    record: dict[str, Any] | None = None
+    stats: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "index": self.index,
+            "seats": list(self.seats),
+            "returns": self.returns,
+            "actions": self.actions,
+            "decisions": self.decisions,
+            "first_player": self.first_player,
+            "seconds": round(self.seconds, 6),
+            "finished": self.finished,
+        }
+        if self.stats:
+            out["stats"] = self.stats
+        if self.record is not None:
+            out["record"] = self.record
+        return out
+
+
+def play_task(task: GameTask) -> GameResult:
+    """Play the game of ``task`` to the end (in whichever process runs it)."""
+    from dicehall.arena.stats import statistics_for
+    from dicehall.bots.registry import make_agent
+
+    game = load_game(task.game, **dict(task.options))
+    agents: list[Agent | None] = []
+    for seat, (spec, seed) in enumerate(zip(task.seats, task.agent_seeds, strict=True)):
+        agent = make_agent(task.game, spec, seed=seed)
+        if agent is None:
+            raise ArenaError(f"seat {seat + 1}: the arena needs bots, not {spec!r}")
+        agents.append(agent)
+    match = Match(game, agents, seed=task.dice_seed, players=list(task.seats))
+    states: list[State] = [match.state]
+    decisions = 0
+    first_player: int | None = None
+    start = time.perf_counter()
+    while not match.state.is_terminal():
+        if task.max_actions is not None and len(match.record.actions) >= task.max_actions:
+            break
+        state = match.state
+        if not state.is_chance_node():
+            decisions += 1
+            if first_player is None:
+                first_player = state.current_player()
+        try:
+            match.step()
+        except DicehallError as exc:
+            seat = state.current_player()
+            raise ArenaError(
+                f"game {task.index} (dice seed {task.dice_seed}): "
+                f"{task.seats[seat] if seat >= 0 else 'dice'} at seat {seat + 1}: {exc}"
+            ) from exc
+        if task.statistics:
+            states.append(match.state)
+    seconds = time.perf_counter() - start
+    final = match.state
+    stats: dict[str, Any] = {}
+    if task.statistics:
+        hook = statistics_for(task.game)
+        if hook is not None:
+            stats = dict(hook(states, match.record))
+    return GameResult(
+        index=task.index,
+        seats=task.seats,
+        returns=[float(r) for r in final.returns()],
+        actions=len(match.record.actions),
+        decisions=decisions,
+        first_player=first_player,
+        seconds=seconds,
+        finished=final.is_terminal(),
+        record=match.record.to_dict() if task.keep_record else None,
+        stats=stats,
+    )
+
+
+def run_tasks(
+    tasks: Sequence[GameTask],
+    workers: int = 1,
+    progress: Callable[[GameResult], None] | None = None,
+) -> list[GameResult]:
+    """Play ``tasks`` with ``workers`` processes; results in task order.
+
+    One worker plays in this process. Several use fresh ("spawn") processes, so no
+    state of the caller leaks into them and results cannot depend on the number of
+    workers.
+    """
+    results: list[GameResult] = []
+    if workers <= 1 or len(tasks) <= 1:
+        for task in tasks:
+            result = play_task(task)
+            results.append(result)
+            if progress is not None:
+                progress(result)
+        return results
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        futures = [pool.submit(play_task, task) for task in tasks]
+        try:
+            for future in as_completed(futures):
+                result = future.result()
+                results.append(result)
+                if progress is not None:
+                    progress(result)
+        except BaseException:
+            for f in futures:
+                f.cancel()
+            raise
+    results.sort(key=lambda r: r.index)
+    return results
+
+
+def _options(options: dict[str, Any] | None) -> tuple[tuple[str, Any], ...]:
+    return tuple(sorted((options or {}).items()))
+
+
+def arena_tasks(
+    game: str,
+    bot_a: str,
+    bot_b: str,
+    games: int,
+    *,
+    seed: int = 0,
+    options: dict[str, Any] | None = None,
+    common_dice: bool = False,
+    keep_records: bool = True,
+    statistics: bool = False,
+    max_actions: int | None = None,
+) -> list[GameTask]:
+    """The games of ``bot_a`` against ``bot_b``.
+
+    With n seats, ``bot_a`` sits at seat ``i % n`` in game ``i`` and ``bot_b`` fills
+    the other seats, so every seat is played equally often (two players: seats
+    alternate). With ``common_dice`` the n games of each rotation share one dice
+    seed, so each side gets the rolls the other had (duplicate play, which removes
+    much of the luck; most useful for backgammon).
+    """
+    n = load_game(game, **(options or {})).num_players
+    tasks = []
+    for i in range(games):
+        group, rotation = divmod(i, n)
+        seats = tuple(bot_a if s == rotation else bot_b for s in range(n))
+        dice_seed = derive_seed(seed, "dice", group if common_dice else i)
+        tasks.append(
+            GameTask(
+                index=i,
+                game=game,
+                options=_options(options),
+                seats=seats,
+                dice_seed=dice_seed,
+                agent_seeds=tuple(derive_seed(seed, "agent", i, s) for s in range(n)),
+                keep_record=keep_records,
+                statistics=statistics,
+                max_actions=max_actions,
+            )
+        )
+    return tasks
+
+
+def simulation_tasks(
+    game: str,
+    lineup: Iterable[str],
+    games: int,
+    *,
+    seed: int = 0,
+    options: dict[str, Any] | None = None,
+    keep_records: bool = False,
+    max_actions: int | None = None,
+) -> list[GameTask]:
+    """Games with a fixed ``lineup`` of agent specs (repeated to fill every seat)."""
+    n = load_game(game, **(options or {})).num_players
+    specs = list(lineup) or ["random"]
+    seats = tuple(specs[s % len(specs)] for s in range(n))
+    return [
+        GameTask(
+            index=i,
+            game=game,
+            options=_options(options),
+            seats=seats,
+            dice_seed=derive_seed(seed, "dice", i),
+            agent_seeds=tuple(derive_seed(seed, "agent", i, s) for s in range(n)),
+            keep_record=keep_records,
+            statistics=True,
+            max_actions=max_actions,
+        )
+        for i in range(games)
+    ]
