@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.table import Table
 from rich.text import Text
 
 from dicehall.core.game import State
@@ -46,3 +47,37 @@ def summary(state: State) -> str:
     points = int(abs(returns[0]))
     kind = {1: "a single game", 2: "a gammon", 3: "a backgammon"}.get(points, f"{points}")
     return f"Seat {winner + 1} wins {kind} ({points} point{'s' * (points != 1)})."
+
+
+def hint(state: State, count: int = 5) -> Table | None:
+    """The bot's best plays (expert search) with equity and win/gammon percentages."""
+    from dicehall.bots.backgammon import Bot
+    from dicehall.games.backgammon.rules import BackgammonState
+
+    if not isinstance(state, BackgammonState) or state.dice is None or state.is_terminal():
+        return None
+    ranked = Bot("expert").rank(state)
+    single = state.game.options.get("scoring", "single") == "single"
+    table = Table(
+        title=f"hint: {state.dice[0]}-{state.dice[1]} "
+        f"({'single game' if single else 'money, cubeless'} equity)",
+        title_justify="left",
+        box=None,
+    )
+    for name in ("#", "play", "equity", "diff", "win", "gammon", "lose gammon", "ply"):
+        table.add_column(name, justify="left" if name == "play" else "right")
+    best = ranked[0].equity
+    for rank, pv in enumerate(ranked[:count], 1):
+        win, gammon, _, lose_gammon, _ = pv.probs
+        table.add_row(
+            str(rank),
+            pv.text,
+            f"{pv.equity:+.3f}",
+            "" if rank == 1 else f"{pv.equity - best:+.3f}",
+            f"{100 * win:.1f}%",
+            f"{100 * gammon:.1f}%",
+            f"{100 * lose_gammon:.1f}%",
+            str(pv.depth),
+            style="bold green" if rank == 1 else "",
+        )
+    return table

@@ -1,0 +1,188 @@
+"""Backgammon engine speed: ours against OpenSpiel's C++ backgammon, in the same run.
+
+    python benchmarks/speed_backgammon.py [--positions 20000] [--games 2000]
+
+Prints, per CPU-second (time.process_time, so other load on the machine counts less):
+
+* positions/s: legal move generation on positions taken from random games
+  - ours, compiled kernel (``fast.plays`` on the compact board)
+  - ours, through the protocol (``BackgammonState.legal_actions()``, Play objects)
+  - OpenSpiel (``state.legal_actions()`` from Python), when ``open-spiel`` is installed
+* games/s: whole games of uniformly random plays
+  - ours compiled (``fast.random_games``), ours through the protocol, OpenSpiel
+* evaluations/s: position evaluations (the neural net at 0-ply; pubeval)
+
+and the ratio of ours to OpenSpiel. The first compilation of numba kernels is done
+(and cached) before timing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from typing import Any
+
+import numpy as np
+
+
+def timed(fn: Any, *args: Any) -> tuple[float, Any]:
+    start = time.process_time()
+    out = fn(*args)
+    return time.process_time() - start, out
+
+
+def sample_positions(count: int, seed: int) -> list[tuple[Any, int, int]]:
+    """(board array, d1, d2) from random games, as many as ``count``."""
+    from dicehall.games.backgammon import fast
+
+    rng = random.Random(seed)
+    start = np.zeros((2, 26), dtype=np.int8)
+    start[:, 24], start[:, 13], start[:, 8], start[:, 6] = 2, 5, 3, 5
+    out = []
+    board = start.copy()
+    while len(out) < count:
+        a, b = rng.randint(1, 6), rng.randint(1, 6)
+        d1, d2 = max(a, b), min(a, b)
+        out.append((board, d1, d2))
+        n, _, boards, _ = fast.plays(board, d1, d2)
+        after = boards[rng.randrange(n)]
+        board = start.copy() if after[0, 0] == 15 else fast.swap(after)
+    return out
+
+
+def ours(positions: list[tuple[Any, int, int]], games: int) -> dict[str, float]:
+    from dicehall import load_game
+    from dicehall.bots.backgammon import default_network
+    from dicehall.bots.backgammon.pubeval import score
+    from dicehall.bots.backgammon.search import rank_0ply
+    from dicehall.games.backgammon import fast
+    from dicehall.games.backgammon.rules import BackgammonState
+
+    res: dict[str, float] = {}
+    fast.plays(positions[0][0], 3, 1)
+    fast.random_games(2, 1)
+
+    def kernel() -> int:
+        total = 0
+        for board, d1, d2 in positions:
+            total += fast.plays(board, d1, d2)[0]
+        return total
+
+    dt, _ = timed(kernel)
+    res["positions/s (compiled kernel)"] = len(positions) / dt
+
+    game = load_game("backgammon")
+    states = [
+        BackgammonState(game, (tuple(b[0].tolist()), tuple(b[1].tolist())), 0, (d1, d2))
+        for b, d1, d2 in positions
+    ]
+    dt, _ = timed(lambda: sum(len(s.legal_actions()) for s in states))
+    res["positions/s (protocol legal_actions)"] = len(states) / dt
+
+    dt, (plies, _) = timed(fast.random_games, games, 7)
+    res["games/s (compiled)"] = games / dt
+    res["plies per random game"] = plies / games
+
+    def protocol_games(n: int) -> None:
+        rng = random.Random(3)
+        for _ in range(n):
+            s = game.new_initial_state()
+            while not s.is_terminal():
+                acts = s.legal_actions()
+                s = s.apply(acts[rng.randrange(len(acts))])
+
+    n_proto = max(20, games // 20)
+    dt, _ = timed(protocol_games, n_proto)
+    res["games/s (protocol)"] = n_proto / dt
+
+    net = default_network()
+    after_sets = [fast.plays(b, d1, d2) for b, d1, d2 in positions[:5000]]
+    rank_0ply(after_sets[0][2], after_sets[0][0], *net.params(), True)
+    count = sum(a[0] for a in after_sets)
+    dt, _ = timed(lambda: [rank_0ply(a[2], a[0], *net.params(), True) for a in after_sets])
+    res[f"evaluations/s (net {net.hidden} hidden, 0-ply)"] = count / dt
+    score(after_sets[0][2][0], False)
+
+    def pub() -> None:
+        for n, _, boards, _ in after_sets:
+            for i in range(n):
+                score(boards[i], False)
+
+    dt, _ = timed(pub)
+    res["evaluations/s (pubeval, per call from Python)"] = count / dt
+    return res
+
+
+def openspiel(positions: int, games: int, seed: int) -> dict[str, float] | None:
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    rng = random.Random(seed)
+    game = pyspiel.load_game("backgammon")
+    states = []
+    s = game.new_initial_state()
+    while len(states) < positions:
+        if s.is_terminal():
+            s = game.new_initial_state()
+        elif s.is_chance_node():
+            outcomes, probs = zip(*s.chance_outcomes(), strict=True)
+            s.apply_action(rng.choices(outcomes, probs)[0])
+        else:
+            states.append(s.clone())
+            acts = s.legal_actions()
+            s.apply_action(acts[rng.randrange(len(acts))])
+    res: dict[str, float] = {}
+    # legal_actions() is not cached by OpenSpiel's backgammon: every call generates
+    dt, _ = timed(lambda: sum(len(st.legal_actions()) for st in states))
+    res["positions/s"] = len(states) / dt
+
+    def play(n: int) -> None:
+        for _ in range(n):
+            st = game.new_initial_state()
+            while not st.is_terminal():
+                if st.is_chance_node():
+                    outcomes, probs = zip(*st.chance_outcomes(), strict=True)
+                    st.apply_action(rng.choices(outcomes, probs)[0])
+                else:
+                    acts = st.legal_actions()
+                    st.apply_action(acts[rng.randrange(len(acts))])
+
+    n = max(20, games // 4)
+    dt, _ = timed(play, n)
+    res["games/s"] = n / dt
+    return res
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--positions", type=int, default=20_000)
+    parser.add_argument("--games", type=int, default=2_000)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    positions = sample_positions(args.positions, args.seed)
+    mine = ours(positions, args.games)
+    theirs = openspiel(args.positions, args.games, args.seed)
+    print(f"backgammon speed, {args.positions} positions, {args.games} games, per CPU-second")
+    for key, value in mine.items():
+        print(f"  ours      {key:48} {value:12,.0f}")
+    if theirs is None:
+        print("  OpenSpiel not installed (pip install open-spiel): no comparison")
+        return
+    for key, value in theirs.items():
+        print(f"  OpenSpiel {key:48} {value:12,.0f}")
+    pos = theirs["positions/s"]
+    gam = theirs["games/s"]
+    print("ratios, ours / OpenSpiel:")
+    print(f"  positions, compiled kernel      {mine['positions/s (compiled kernel)'] / pos:6.2f}x")
+    print(
+        f"  positions, protocol             "
+        f"{mine['positions/s (protocol legal_actions)'] / pos:6.2f}x"
+    )
+    print(f"  random games, compiled          {mine['games/s (compiled)'] / gam:6.2f}x")
+    print(f"  random games, protocol          {mine['games/s (protocol)'] / gam:6.2f}x")
+
+
+if __name__ == "__main__":
+    main()

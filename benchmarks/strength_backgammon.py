@@ -1,0 +1,271 @@
+"""Backgammon strength: N games between two bots, colours swapped with common dice.
+
+    python benchmarks/strength_backgammon.py A B [--games 10000] [--seed 1]
+                                               [--scoring single|standard]
+
+A and B are any of: ``random``, ``pubeval``, ``0ply``, ``1ply``, ``2ply``, a level
+(``beginner`` ... ``expert``, also written ``bot:expert``), or ``gnubg[:PLIES]``
+(GNU Backgammon's own evaluator through ``/usr/games/gnubg``, cubeless, default
+0-ply; skipped with a message when gnubg is not installed). Optional ``--weights
+FILE`` makes the net bots use other weights (e.g. a training checkpoint).
+
+Games come in pairs: both games of a pair use the same dice sequence, with A
+playing first seat in one and second in the other, which cancels much of the luck.
+Prints A's share of wins with a 95% confidence interval, points per game with its
+95% interval, gammon rates and the decisions per second of each side.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+GNUBG = "/usr/games/gnubg"
+
+_GNUBG_SCRIPT = """
+import sys
+for c in ("set player 0 human", "set player 1 human", "new session", "new game"):
+    gnubg.command(c)
+ctx = {"cubeful": 0, "plies": PLIES, "deterministic": 1, "prune": 1, "noise": 0.0}
+out = sys.__stdout__
+for line in sys.stdin:
+    v = [int(t) for t in line.split()]
+    if not v:
+        break
+    gnubg.command("set dice %d %d" % (v[0], v[1]))
+    move = gnubg.findbestmove((tuple(v[27:52]), tuple(v[2:27])), gnubg.cubeinfo(), ctx)
+    out.write("MOVE " + " ".join(map(str, move)) + "\\n")
+    out.flush()
+"""
+
+
+class Player:
+    """Chooses an index among ``fast.plays(board, d1, d2)``; times itself."""
+
+    name = "?"
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        self.decisions = 0
+
+    def choose(self, board: Any, d1: int, d2: int, single: bool) -> int:
+        raise NotImplementedError
+
+    def timed_choose(self, board: Any, d1: int, d2: int, single: bool) -> int:
+        start = time.perf_counter()
+        i = self.choose(board, d1, d2, single)
+        self.seconds += time.perf_counter() - start
+        self.decisions += 1
+        return i
+
+    def close(self) -> None:
+        pass
+
+
+class RandomPlayer(Player):
+    def __init__(self, seed: int) -> None:
+        super().__init__()
+        self.name = "random"
+        self.rng = np.random.default_rng(seed)
+
+    def choose(self, board: Any, d1: int, d2: int, single: bool) -> int:
+        from dicehall.games.backgammon.fast import plays
+
+        return int(self.rng.integers(plays(board, d1, d2)[0]))
+
+
+class BotPlayer(Player):
+    def __init__(self, level: str, seed: int, weights: str | None) -> None:
+        super().__init__()
+        from dicehall.bots.backgammon import Bot
+        from dicehall.bots.backgammon.network import Network
+
+        net = Network.load(weights) if weights else None
+        self.bot = Bot(level=level, seed=seed, network=net)
+        self.name = level
+
+    def choose(self, board: Any, d1: int, d2: int, single: bool) -> int:
+        return self.bot.choose(board, d1, d2, single)
+
+
+class GnubgPlayer(Player):
+    """GNU Backgammon's evaluator, driven through its embedded Python, cubeless."""
+
+    def __init__(self, plies: int) -> None:
+        super().__init__()
+        self.name = f"gnubg:{plies}ply"
+        self._dir = tempfile.TemporaryDirectory()
+        script = Path(self._dir.name) / "serve.py"
+        script.write_text(_GNUBG_SCRIPT.replace("PLIES", str(plies)))
+        self.proc = subprocess.Popen(
+            [GNUBG, "-t", "-q", "-r", "-p", str(script)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
+
+    def choose(self, board: Any, d1: int, d2: int, single: bool) -> int:
+        from dicehall.games.backgammon.fast import plays
+        from dicehall.games.backgammon.rules import move_step
+
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        mine, theirs = board[0].tolist(), board[1].tolist()
+        self.proc.stdin.write(" ".join(map(str, [d1, d2, *mine[1:26], *theirs[1:26]])) + "\n")
+        self.proc.stdin.flush()
+        while True:
+            line = self.proc.stdout.readline()
+            if not line:
+                raise RuntimeError("gnubg stopped")
+            if line.startswith("MOVE"):
+                break
+        move = [int(t) for t in line.split()[1:]]
+        m, t = list(mine), list(theirs)
+        for k in range(0, len(move), 2):
+            if move[k] > 0:
+                move_step(m, t, move[k], max(move[k + 1], 0))
+        n, _, boards, _ = plays(board, d1, d2)
+        for i in range(n):
+            if boards[i, 0].tolist() == m and boards[i, 1].tolist() == t:
+                return i
+        raise RuntimeError(f"gnubg's move {move} is not among our legal plays")
+
+    def close(self) -> None:
+        if self.proc.stdin:
+            self.proc.stdin.close()
+        self.proc.wait(timeout=10)
+        self._dir.cleanup()
+
+
+def make_player(spec: str, seed: int, weights: str | None) -> Player | None:
+    spec = spec.lower().removeprefix("bot:")
+    if spec == "random":
+        return RandomPlayer(seed)
+    if spec.startswith("gnubg"):
+        if not shutil.which(GNUBG):
+            return None
+        _, _, plies = spec.partition(":")
+        return GnubgPlayer(int(plies.rstrip("ply") or 0))
+    return BotPlayer(spec, seed, weights)
+
+
+def play_game(a: Player, b: Player, a_first: bool, rolls: Any, single: bool) -> int:
+    """One game from the start; returns A's points (negative when A loses)."""
+    from dicehall.games.backgammon.fast import outcome, plays, swap
+
+    board = np.zeros((2, 26), dtype=np.int8)
+    board[:, 24], board[:, 13], board[:, 8], board[:, 6] = 2, 5, 3, 5
+    players = (a, b) if a_first else (b, a)
+    turn = 0
+    k = 0
+    while True:
+        d1, d2 = int(rolls[k, 0]), int(rolls[k, 1])
+        k += 1
+        n, _, boards, _ = plays(board, d1, d2)
+        i = players[turn].timed_choose(board, d1, d2, single) if n > 1 else 0
+        after = boards[i]
+        points = int(outcome(after[0], after[1]))
+        if points:
+            points = 1 if single else points
+            return points if (players[turn] is a) else -points
+        board = swap(after)
+        turn = 1 - turn
+
+
+def dice_for_pair(seed: int, pair: int, length: int = 2000) -> Any:
+    """The pair's rolls: a non-double opening (who starts is the seat order), then any."""
+    rng = np.random.default_rng([seed, pair])
+    rolls = rng.integers(1, 7, size=(length, 2))
+    while rolls[0, 0] == rolls[0, 1]:
+        rolls[0] = rng.integers(1, 7, size=2)
+    rolls.sort(axis=1)
+    return rolls[:, ::-1].copy()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("a")
+    parser.add_argument("b")
+    parser.add_argument("--games", type=int, default=10_000, help="total games (even)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--scoring", choices=("single", "standard"), default="single")
+    parser.add_argument("--weights", default=None, help="weights for the net bots")
+    parser.add_argument("--every", type=int, default=0, help="print a line every N games")
+    parser.add_argument(
+        "--python", action="store_true", help="no compiled loop even for 0ply vs pubeval"
+    )
+    args = parser.parse_args()
+    single = args.scoring == "single"
+    specs = [s.lower().removeprefix("bot:") for s in (args.a, args.b)]
+    if specs == ["0ply", "pubeval"] and not args.python:
+        compiled_0ply_vs_pubeval(args.games, args.seed, single, args.weights)
+        return
+    a = make_player(args.a, args.seed, args.weights)
+    b = make_player(args.b, args.seed + 1, args.weights)
+    if a is None or b is None:
+        print(f"skipped: {GNUBG} is not installed")
+        return
+    results: list[float] = []
+    started = time.perf_counter()
+    try:
+        for pair in range(args.games // 2):
+            rolls = dice_for_pair(args.seed, pair)
+            results.append(play_game(a, b, True, rolls, single))
+            results.append(play_game(a, b, False, rolls, single))
+            if args.every and len(results) % args.every == 0:
+                w = sum(r > 0 for r in results) / len(results)
+                print(f"  {len(results)} games: {a.name} wins {100 * w:.1f}%", flush=True)
+    finally:
+        a.close()
+        b.close()
+    elapsed = time.perf_counter() - started
+    report(a.name, b.name, results, args.scoring)
+    for p in (a, b):
+        rate = p.decisions / p.seconds if p.seconds else float("inf")
+        print(f"  {p.name}: {p.decisions} decisions, {rate:,.0f} moves/s")
+    print(f"  wall time {elapsed:.0f} s")
+
+
+def report(a: str, b: str, results: Any, scoring: str) -> None:
+    """A's wins and points per game with 95% intervals."""
+    single = scoring == "single"
+    n = len(results)
+    pts = np.array(results, dtype=float)
+    wins = float(np.mean(pts > 0))
+    ci = 1.96 * math.sqrt(wins * (1 - wins) / n)
+    ppg = float(pts.mean())
+    ppg_ci = 1.96 * float(pts.std(ddof=1)) / math.sqrt(n)
+    gammons = float(np.mean(np.abs(pts) >= 2))
+    print(f"{a} vs {b}: {n} games ({n // 2} pairs, common dice), {scoring} scoring")
+    print(f"  {a} wins {100 * wins:.2f}% +- {100 * ci:.2f}% (95% CI)")
+    print(f"  points per game for {a}: {ppg:+.3f} +- {ppg_ci:.3f}")
+    if not single:
+        print(f"  gammons or backgammons: {100 * gammons:.1f}% of games")
+
+
+def compiled_0ply_vs_pubeval(games: int, seed: int, single: bool, weights: str | None) -> None:
+    """The same pairs, played entirely in compiled code (numba's own dice stream)."""
+    from dicehall.bots.backgammon import default_network
+    from dicehall.bots.backgammon.network import Network
+    from dicehall.bots.backgammon.search import duel_0ply_vs_pubeval
+
+    net = Network.load(weights) if weights else default_network()
+    duel_0ply_vs_pubeval(*net.params(), 1, seed, single)  # compile outside the timing
+    started = time.perf_counter()
+    points = duel_0ply_vs_pubeval(*net.params(), games // 2, seed, single)
+    elapsed = time.perf_counter() - started
+    report("0ply", "pubeval", points, "single" if single else "standard")
+    print(f"  compiled loop: {len(points) / elapsed:,.0f} games/s, wall time {elapsed:.0f} s")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,277 @@
+"""Move choice by search over the neural evaluator: 0-ply, 1-ply and 2-ply.
+
+* 0-ply: every legal play is valued by the network directly (the position after it).
+* 1-ply: the value of a position after our play is the average, over the opponent's
+  21 rolls weighted by probability, of our value after his best reply (chosen at
+  0-ply).
+* 2-ply: the same, but his reply is chosen and valued at 1-ply among his best few
+  at 0-ply (move filtering).
+
+At the root, plays are first ranked at 0-ply; only the best few (``keep`` plays
+within ``margin`` equity of the best) are searched deeper: that filtering is what
+keeps 2-ply under a second.
+
+Probabilities are always ``[win, gammon win, backgammon win, gammon loss,
+backgammon loss]`` for the player in row 0 of the board (the one who just moved).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from dicehall.bots.backgammon.features import NUM_INPUTS, encode, is_race
+from dicehall.bots.backgammon.network import equity, flip, forward, make_consistent
+from dicehall.bots.backgammon.pubeval import score as pubeval_score
+from dicehall.games.backgammon.fast import CHECKERS, outcome, plays, swap
+
+#: the 21 distinct rolls (high die first) and their probabilities
+ROLLS = np.array([(a, b) for a in range(6, 0, -1) for b in range(a, 0, -1)], dtype=np.int64)
+ROLL_WEIGHTS = np.array([(1.0 if a == b else 2.0) / 36.0 for a, b in ROLLS])
+
+
+@njit(cache=True)
+def evaluate_after(board: Any, w1: Any, b1: Any, w2: Any, b2: Any, y: Any) -> None:
+    """0-ply probabilities of the position after a play (exact when it ends the game)."""
+    if board[0, 0] == CHECKERS:
+        points = outcome(board[0], board[1])
+        y[:] = 0.0
+        y[0] = 1.0
+        y[1] = 1.0 if points >= 2 else 0.0
+        y[2] = 1.0 if points >= 3 else 0.0
+        return
+    x = np.empty(NUM_INPUTS)
+    h = np.empty(b1.shape[0])
+    encode(board, x)
+    forward(x, w1, b1, w2, b2, h, y)
+    make_consistent(y)
+
+
+@njit(cache=True)
+def rank_0ply(boards: Any, n: int, w1: Any, b1: Any, w2: Any, b2: Any, single: bool) -> Any:
+    """0-ply probabilities (rows) of the first ``n`` after-positions in ``boards``."""
+    out = np.empty((n, 5))
+    for i in range(n):
+        evaluate_after(boards[i], w1, b1, w2, b2, out[i])
+    return out
+
+
+@njit(cache=True)
+def _best_reply_0ply(
+    opp: Any, d1: int, d2: int, w1: Any, b1: Any, w2: Any, b2: Any, single: bool, y: Any
+) -> None:
+    """The opponent (row 0 of ``opp``) plays his best 0-ply reply; ``y`` gets its value
+    for him."""
+    n, _, boards, _ = plays(opp, d1, d2)
+    best = -1e9
+    cur = np.empty(5)
+    for i in range(n):
+        evaluate_after(boards[i], w1, b1, w2, b2, cur)
+        eq = equity(cur, single)
+        if eq > best:
+            best = eq
+            y[:] = cur
+        if boards[i, 0, 0] == CHECKERS:
+            y[:] = cur
+            return
+
+
+@njit(cache=True)
+def evaluate_1ply(board: Any, w1: Any, b1: Any, w2: Any, b2: Any, single: bool, y: Any) -> None:
+    """1-ply probabilities of the position after a play (mover in row 0)."""
+    if board[0, 0] == CHECKERS:
+        evaluate_after(board, w1, b1, w2, b2, y)
+        return
+    opp = swap(board)
+    reply = np.empty(5)
+    mine = np.empty(5)
+    y[:] = 0.0
+    for r in range(ROLLS.shape[0]):
+        _best_reply_0ply(opp, ROLLS[r, 0], ROLLS[r, 1], w1, b1, w2, b2, single, reply)
+        flip(reply, mine)
+        y += ROLL_WEIGHTS[r] * mine
+
+
+@njit(cache=True)
+def evaluate_2ply(
+    board: Any,
+    w1: Any,
+    b1: Any,
+    w2: Any,
+    b2: Any,
+    single: bool,
+    keep: int,
+    margin: float,
+    y: Any,
+) -> None:
+    """2-ply probabilities: the opponent's replies ranked at 0-ply, the best ``keep``
+    (within ``margin``) valued at 1-ply, the best of those taken."""
+    if board[0, 0] == CHECKERS:
+        evaluate_after(board, w1, b1, w2, b2, y)
+        return
+    opp = swap(board)
+    mine = np.empty(5)
+    cur = np.empty(5)
+    best_y = np.empty(5)
+    y[:] = 0.0
+    for r in range(ROLLS.shape[0]):
+        n, _, boards, _ = plays(opp, ROLLS[r, 0], ROLLS[r, 1])
+        probs = rank_0ply(boards, n, w1, b1, w2, b2, single)
+        eqs = np.empty(n)
+        for i in range(n):
+            eqs[i] = equity(probs[i], single)
+        order = np.argsort(-eqs)
+        best = -1e9
+        for rank in range(min(keep, n)):
+            i = order[rank]
+            if eqs[i] < eqs[order[0]] - margin:
+                break
+            evaluate_1ply(boards[i], w1, b1, w2, b2, single, cur)
+            eq = equity(cur, single)
+            if eq > best:
+                best = eq
+                best_y[:] = cur
+        flip(best_y, mine)
+        y += ROLL_WEIGHTS[r] * mine
+
+
+@njit(cache=True)
+def analyse(
+    board: Any,
+    d1: int,
+    d2: int,
+    w1: Any,
+    b1: Any,
+    w2: Any,
+    b2: Any,
+    single: bool,
+    plies: int,
+    keep1: int,
+    margin1: float,
+    keep2: int,
+    margin2: float,
+    reply_keep: int,
+) -> tuple[Any, Any, Any]:
+    """Every legal play valued: returns ``(probs, equities, depth)`` rows in play order.
+
+    All plays get 0-ply values; the best ``keep1`` within ``margin1`` are re-valued at
+    1-ply when ``plies >= 1``, and of those the best ``keep2`` within ``margin2`` at
+    2-ply when ``plies >= 2``. ``depth[i]`` tells how deep play i was searched;
+    compare equities only among plays of the greatest depth.
+    """
+    n, _, boards, _ = plays(board, d1, d2)
+    probs = rank_0ply(boards, n, w1, b1, w2, b2, single)
+    eqs = np.empty(n)
+    depth = np.zeros(n, dtype=np.int64)
+    for i in range(n):
+        eqs[i] = equity(probs[i], single)
+    for level in range(1, plies + 1):
+        keep = keep1 if level == 1 else keep2
+        margin = margin1 if level == 1 else margin2
+        cand = np.empty(n, dtype=np.int64)
+        m = 0
+        for i in range(n):
+            if depth[i] == level - 1:
+                cand[m] = i
+                m += 1
+        if m <= 1 and level > 1:
+            break
+        sub = np.empty(m)
+        for c in range(m):
+            sub[c] = -eqs[cand[c]]
+        order = np.argsort(sub)
+        top = eqs[cand[order[0]]]
+        for rank in range(min(keep, m)):
+            i = cand[order[rank]]
+            if eqs[i] < top - margin:
+                break
+            if level == 1:
+                evaluate_1ply(boards[i], w1, b1, w2, b2, single, probs[i])
+            else:
+                evaluate_2ply(boards[i], w1, b1, w2, b2, single, reply_keep, 0.1, probs[i])
+            eqs[i] = equity(probs[i], single)
+            depth[i] = level
+    return probs, eqs, depth
+
+
+@njit(cache=True)
+def choose_0ply(
+    board: Any, d1: int, d2: int, w1: Any, b1: Any, w2: Any, b2: Any, single: bool
+) -> int:
+    """Index of the best play at 0-ply (the training and fast-benchmark policy)."""
+    n, _, boards, _ = plays(board, d1, d2)
+    best = -1e9
+    pick = 0
+    y = np.empty(5)
+    for i in range(n):
+        evaluate_after(boards[i], w1, b1, w2, b2, y)
+        eq = equity(y, single)
+        if boards[i, 0, 0] == CHECKERS:
+            return i
+        if eq > best:
+            best = eq
+            pick = i
+    return pick
+
+
+@njit(cache=True)
+def choose_pubeval(board: Any, d1: int, d2: int) -> int:
+    """Index of the play pubeval scores highest (first of equals)."""
+    n, _, boards, _ = plays(board, d1, d2)
+    race = is_race(board)
+    best = -1e18
+    pick = 0
+    for i in range(n):
+        s = pubeval_score(boards[i], race)
+        if s > best:
+            best = s
+            pick = i
+    return pick
+
+
+@njit(cache=True)
+def duel_0ply_vs_pubeval(
+    w1: Any, b1: Any, w2: Any, b2: Any, pairs: int, seed: int, single: bool
+) -> Any:
+    """``pairs`` pairs of games, net at 0-ply against pubeval, the net taking each seat
+    once with the same dice. Returns the net's points in each game (negative: a loss)."""
+    out = np.zeros(2 * pairs)
+    start = np.zeros(26, dtype=np.int8)
+    start[24] = 2
+    start[13] = 5
+    start[8] = 3
+    start[6] = 5
+    for p in range(pairs):
+        for net_seat in range(2):
+            np.random.seed(seed * 1000003 + p)
+            board = np.empty((2, 26), dtype=np.int8)
+            board[0] = start
+            board[1] = start
+            a = np.random.randint(1, 7)
+            b = np.random.randint(1, 7)
+            while a == b:
+                a = np.random.randint(1, 7)
+                b = np.random.randint(1, 7)
+            seat = 0 if a > b else 1
+            d1, d2 = max(a, b), min(a, b)
+            while True:
+                _n, _, boards, _ = plays(board, d1, d2)
+                if seat == net_seat:
+                    i = choose_0ply(board, d1, d2, w1, b1, w2, b2, single)
+                else:
+                    i = choose_pubeval(board, d1, d2)
+                after = boards[i]
+                pts = outcome(after[0], after[1])
+                if pts > 0:
+                    if single:
+                        pts = 1
+                    out[2 * p + net_seat] = pts if seat == net_seat else -pts
+                    break
+                board = swap(after)
+                seat = 1 - seat
+                a = np.random.randint(1, 7)
+                b = np.random.randint(1, 7)
+                d1, d2 = max(a, b), min(a, b)
+    return out
