@@ -80,6 +80,19 @@ def play_phase_b(page: Any, rng: random.Random, seq: int) -> list[str]:
     return clicked
 
 
+def walk_replay(page: Any, errors: list[str]) -> int:
+    """Open the replay viewer of the finished game and draw every frame with this board."""
+    page.locator("[data-button='replay']").first.click()
+    page.wait_for_function("window.dicehall && window.dicehall.frames.length > 1")
+    page.wait_for_selector("svg.coinrows-board")
+    frames = int(page.evaluate("window.dicehall.frames.length"))
+    for i in range(frames):
+        page.evaluate("(i) => window.dicehall.show(i)", i)
+        assert page.locator("svg.coinrows-board").count() == 1, f"frame {i}"
+    assert not errors, errors
+    return frames
+
+
 def test_whole_game_by_clicks(server: Any, browser: Any, new_game: Any) -> None:
     """Capture when possible, else roll; move by clicking; until the result panel shows."""
     options = {"purse": 6, "turn_limit": 40, "leaving": False}
@@ -118,6 +131,7 @@ def test_whole_game_by_clicks(server: Any, browser: Any, new_game: Any) -> None:
         box = page.locator("svg.coinrows-board").bounding_box()
         assert box and box["x"] >= 0 and box["x"] + box["width"] <= 390 + 1
         assert not errors, errors
+        assert walk_replay(page, errors) == snap["seq"] + 1
     finally:
         context.close()
 
@@ -158,17 +172,23 @@ def test_seat_two_sees_the_board_turned(server: Any, browser: Any, new_game: Any
 
 @pytest.mark.skipif(not os.environ.get("DICEHALL_SCREENSHOTS"), reason="DICEHALL_SCREENSHOTS=1")
 def test_screenshot(server: Any, browser: Any, new_game: Any) -> None:
-    """Refresh docs/screenshots/coinrows.png: a game in progress on a phone-sized page."""
-    context, page, _ = open_board(browser, server, new_game, {"leaving": False}, width=430)
+    """Refresh docs/screenshots/coinrows.png: a game in progress, a coin selected to move."""
+    context, page, _ = open_board(browser, server, new_game, {"leaving": False}, width=1100)
     rng = random.Random(11)
     try:
-        for _ in range(12):
+        for _ in range(40):
             snap = wait_my_turn(page)
             if snap["status"] == "finished":
                 break
-            if snap["view"]["phase"] == "A":
-                if snap["view"]["captures"] and snap["view"]["turn_number"] > 6:
-                    break
+            view = snap["view"]
+            last = (snap["last"] or {}).get("detail") or {}
+            if view["phase"] == "A":
+                if (
+                    view["turn_number"] >= 5
+                    and last.get("kind") == "move"
+                    and min(view["on_board"]) >= 2
+                ):
+                    break  # the last move highlighted, with the roll and capture buttons
                 seq = snap["seq"]
                 page.locator("[data-button='roll']").click()
                 wait_change(page, seq)
@@ -177,6 +197,6 @@ def test_screenshot(server: Any, browser: Any, new_game: Any) -> None:
         page.wait_for_timeout(600)
         out = ROOT / "docs" / "screenshots" / "coinrows.png"
         out.parent.mkdir(parents=True, exist_ok=True)
-        page.locator("body").screenshot(path=str(out))
+        page.screenshot(path=str(out), full_page=True)
     finally:
         context.close()

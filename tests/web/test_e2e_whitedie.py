@@ -120,6 +120,19 @@ def check_result(page: Any, errors: list[str]) -> dict[str, Any]:
     return snap
 
 
+def walk_replay(page: Any, errors: list[str]) -> int:
+    """Open the replay viewer of the finished game and draw every frame with this board."""
+    page.locator("[data-button='replay']").first.click()
+    page.wait_for_function("window.dicehall && window.dicehall.frames.length > 1")
+    page.wait_for_selector("svg.whitedie-table")
+    frames = int(page.evaluate("window.dicehall.frames.length"))
+    for i in range(frames):
+        page.evaluate("(i) => window.dicehall.show(i)", i)
+        assert page.locator("svg.whitedie-table").count() == 1, f"frame {i}"
+    assert not errors, errors
+    return frames
+
+
 def test_two_player_game_by_clicks(server: Any, browser: Any, new_game: Any) -> None:
     """Rerolls, stands and placements by clicks, until the result panel shows."""
     context, page, errors = open_board(browser, server, new_game, {"target": 8})
@@ -133,6 +146,7 @@ def test_two_player_game_by_clicks(server: Any, browser: Any, new_game: Any) -> 
             assert snap["view"]["last"]["explain"]["text"] in text
         box = page.locator("svg.whitedie-table").bounding_box()
         assert box and box["x"] >= 0 and box["x"] + box["width"] <= 390 + 1
+        assert walk_replay(page, errors) == snap["seq"] + 1
     finally:
         context.close()
 
@@ -145,26 +159,36 @@ def test_three_player_game_by_clicks(server: Any, browser: Any, new_game: Any) -
     try:
         assert page.locator("[data-score-seat]").count() == 3
         play_to_the_end(page, random.Random(8))
-        check_result(page, errors)
+        snap = check_result(page, errors)
+        assert walk_replay(page, errors) == snap["seq"] + 1
     finally:
         context.close()
 
 
 @pytest.mark.skipif(not os.environ.get("DICEHALL_SCREENSHOTS"), reason="DICEHALL_SCREENSHOTS=1")
 def test_screenshot(server: Any, browser: Any, new_game: Any) -> None:
-    """Refresh docs/screenshots/whitedie.png: a challenge in play with the last one explained."""
+    """Refresh docs/screenshots/whitedie.png: a challenge in play (the pips square or the
+    matches drawn, dice picked for a reroll) with the last challenge explained under it."""
     context, page, _ = open_board(browser, server, new_game, {}, width=1100)
     rng = random.Random(2)
     try:
         seq = -1
-        for _ in range(60):
+        for n in range(120):
             snap = wait_my_turn_or_end(page, seq)
             if snap["status"] == "finished":
                 break
             seq = snap["seq"]
             view = snap["view"]
-            wanted = os.environ.get("DICEHALL_SCREENSHOT_PHASE", "reroll")
-            if view["phase"] == wanted and view["last"] and view["scores"] != [0, 0]:
+            last = view["last"] or {}
+            wanted = (5, 4) if n < 80 else (2, 4, 5, 6)
+            if (
+                view["phase"] in ("reroll", "match-player")
+                and view["white"] in wanted
+                and last.get("points", 0) > 0
+                and last.get("white") != view["white"]
+            ):
+                page.locator("[data-pick='0']").click()
+                page.locator("[data-pick='2']").click()
                 break
             decide(page, snap, rng, Counter())
             wait_change(page, seq)

@@ -316,8 +316,10 @@ function statusText(st, moves, candidates, movable) {
   if (!moves) return v.status_line;
   if (st.busy) return "…";
   if (moves.phase === "A") {
-    const cap = moves.captures.length ? "capture a row, " : "";
-    return `Your turn: ${cap}roll the dice${moves.buttons.length > 1 ? " or leave" : ""}.`;
+    const options = [moves.captures.length ? "capture a row" : null, "roll the dice",
+      moves.buttons.length > 1 ? "leave" : null].filter(Boolean);
+    const said = options.length > 1 ? `${options.slice(0, -1).join(", ")} or ${options[options.length - 1]}` : options[0];
+    return `Your turn: ${said}.`;
   }
   const [lo, hi] = moves.roll;
   if (st.steps.length) return "Now move your second coin (click it, then a green square), or undo.";

@@ -15,11 +15,14 @@
 import { clear, dieFace, html, svg } from "../dom.js";
 
 const CSS = "/static/css/games-coinrows-whitedie.css";
-const W = 600;
+// the table is 600 units wide beside the challenge's drawing, or 360 on a phone with the
+// drawing under the dice (set per draw from the board's width)
+let W = 600;
+let NARROW = false;
 const DIE = 56;
 const GAP = 14;
 const ROW_X = 16;
-const RIGHT_X = 330;
+let RIGHT_X = 330;
 const SEAT_FALLBACK = ["#f7f3e8", "#7a1f1f", "#1f4f7a", "#c99a1c", "#5a8f29", "#7b4fa3"];
 const MATCH_COLORS = ["#f2b134", "#5cc8ff", "#ff7ab8", "#9be564"];
 const SQUARES = ["a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3"];
@@ -74,6 +77,9 @@ function play(root, text) {
 // ---------------------------------------------------------------------------------------------
 function draw(root, st, animate) {
   const { snap, ctx } = st;
+  NARROW = root.clientWidth > 0 && root.clientWidth < 520;
+  W = NARROW ? 360 : 600;
+  RIGHT_X = NARROW ? 6 : 330;
   const v = snap.view;
   const moves = ctx.canAct && snap.moves && !st.busy ? snap.moves : null;
   const prev = ctx.previous && ctx.previous.view && ctx.previous.view.scores ? ctx.previous : null;
@@ -96,7 +102,7 @@ function draw(root, st, animate) {
 function drawScores(snap, prev) {
   const v = snap.view;
   const n = v.players;
-  const perRow = n <= 2 ? 2 : 3;
+  const perRow = n <= 2 || NARROW ? 2 : 3;
   const rows = Math.ceil(n / perRow);
   const cw = W / perRow;
   const ch = 70;
@@ -113,7 +119,8 @@ function drawScores(snap, prev) {
     g.append(svg("circle", { cx: x + 16, cy: y + 20, r: 8, style: { fill: seatFill(seat) }, stroke: "#0006" }));
     let name = nameOf(snap, seat);
     if (name.length > 16) name = `${name.slice(0, 15)}…`;
-    const tag = v.winner === seat ? "★ winner" : onTurn ? "on turn" : isOpp ? "opponent" : "";
+    // on a phone the card's border says it (gold: on turn, dashed blue: opponent)
+    const tag = v.winner === seat ? "★ winner" : NARROW ? "" : onTurn ? "on turn" : isOpp ? "opponent" : "";
     g.append(svg("text", { x: x + 30, y: y + 25, class: "wd-score-name" }, name,
       tag ? svg("tspan", { class: "wd-score-tag", dx: 8 }, tag) : null));
     const num = svg("text", { x: x + w - 12, y: y + 30, "text-anchor": "end", class: "wd-score-num", "data-score": seat }, v.scores[seat]);
@@ -181,7 +188,7 @@ function drawTable(root, st, moves, prev) {
 
   // the challenge's own drawing on the right
   let right = 0;
-  const top = 92;
+  const top = NARROW ? y + 18 : 92;
   if (v.grid) {
     const legalCells = new Map();
     if (moves && moves.kind === "place" && st.value !== null) {
@@ -193,7 +200,7 @@ function drawTable(root, st, moves, prev) {
     right = top + 3 * 62 + 30;
   } else if (v.now && v.now.pips) {
     parts.push(drawPipSquare(RIGHT_X + 50, top + 4, 25, v.now.pips, "Best square"));
-    right = top + 6 * 25 + 30 + 26;
+    right = top + 6 * 25 + 30 + 26 + (v.now.pips.turns.some(Boolean) ? 14 : 0);
   } else if (v.now && v.now.matches) {
     parts.push(drawMatches(RIGHT_X + 10, top + 8, v.now));
     right = top + 40 + v.now.matches.length * 26;
@@ -211,8 +218,10 @@ function drawTable(root, st, moves, prev) {
   y = Math.max(y, right);
 
   if (v.now) {
-    parts.push(svg("text", { x: ROW_X, y: y + 4, class: "wd-expl", "data-now": v.now.points }, `Now: ${v.now.text}`));
-    y += 20;
+    const lines = wrap(`Now: ${v.now.text}`, NARROW ? 40 : 70);
+    parts.push(svg("text", { x: ROW_X, y: y + 4, class: "wd-expl", "data-now": v.now.points },
+      lines.map((line, i) => svg("tspan", { x: ROW_X, dy: i ? 20 : 0 }, line))));
+    y += 20 * lines.length;
   }
   const height = Math.max(y + 10, 110);
   const table = svg("svg", {
@@ -235,8 +244,8 @@ function subtitle(snap) {
   switch (v.phase) {
     case "reroll": return `${who}: stand or reroll (${plural(v.rerolls_left, "reroll")} left)`;
     case "choose": return `${who} chooses an opponent`;
-    case "tictactoe": return `${who} (player) against ${opp} (opponent): ${nameOf(snap, v.placing)} to place`;
-    case "match-player": return `${who} must reroll two dice (against ${opp})`;
+    case "tictactoe": return `${who} vs ${opp}: ${nameOf(snap, v.placing)} to place`;
+    case "match-player": return `${who} must reroll two (vs ${opp})`;
     case "match-opponent": return `${opp} must reroll two dice`;
     case "match-last": return `${who} may reroll one die or stand`;
     default: return v.status_line;
@@ -245,6 +254,22 @@ function subtitle(snap) {
 
 function rolledSince(snap, prev) {
   return (snap.log || []).slice(prev.seq).some((e) => e.actor < 0);
+}
+
+/** Split text into lines of at most `width` characters (at spaces). */
+function wrap(text, width) {
+  const lines = [];
+  let line = "";
+  for (const word of text.split(" ")) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else {
+      line = line ? `${line} ${word}` : word;
+    }
+  }
+  if (line) lines.push(line);
+  return lines;
 }
 
 /** Colours of the dice that are in a match: {player: [colour per position], opponent: [...]} */
@@ -284,8 +309,8 @@ function drawDiceRow(root, st, moves, row, y, colours, prev) {
     const can = mine && (moves.kind === "reroll" || moves.placements.some((p) => p.value === face));
     const picked = can && (moves.kind === "reroll" ? st.picked.has(i) : st.value === face);
     const cls = `die wd-die${row.side === "opponent" ? " opp" : ""}${can ? " legal" : ""}${picked ? " selected" : ""}${fresh.has(i) ? " fresh" : ""}`;
-    const dy = picked && moves.kind === "reroll" ? -8 : 0;
-    const die = dieFace(x, y + 16 + dy, DIE, face, {
+    const dy = picked && moves.kind === "reroll" ? -5 : 0;
+    const die = dieFace(x, y + 20 + dy, DIE, face, {
       class: cls,
       "data-pick": can ? i : null,
       "data-value": face,
@@ -294,10 +319,10 @@ function drawDiceRow(root, st, moves, row, y, colours, prev) {
     if (changed && !(fresh.size && !fresh.has(i))) die.classList.add("rolling");
     g.append(die);
     if (colours && colours[i]) {
-      g.append(svg("rect", { x: x + 6, y: y + 20 + DIE, width: DIE - 12, height: 6, rx: 3, style: { fill: colours[i] } }));
+      g.append(svg("rect", { x: x + 6, y: y + 24 + DIE, width: DIE - 12, height: 6, rx: 3, style: { fill: colours[i] } }));
     }
     if (fresh.has(i)) {
-      g.append(svg("circle", { cx: x + DIE - 4, cy: y + 20, r: 5, style: { fill: "var(--highlight)" } }));
+      g.append(svg("circle", { cx: x + DIE - 4, cy: y + 24, r: 5, style: { fill: "var(--highlight)" } }));
     }
   });
   return g;
@@ -389,15 +414,20 @@ function drawPipSquare(x0, y0, cell, pips, title) {
   const gap = 6;
   const pos = (k) => k * cell + (k >= 3 ? gap : 0);
   const size = 6 * cell + gap;
-  if (title) g.append(svg("text", { x: x0, y: y0 - 8, class: "wd-label" }, `${title}: ${pips.score} (empty rows ${pips.empty_rows.length}, columns ${pips.empty_columns.length})`));
+  if (title) g.append(svg("text", { x: x0, y: y0 - 8, class: "wd-label" }, `${title}: ${plural(pips.score, "point")}`));
+  if (pips.turns.some(Boolean)) {
+    g.append(svg("text", { x: x0, y: y0 + size + 20, class: "wd-label wd-pipsq-legend" }, "blue: turned a quarter turn"));
+  }
   g.append(svg("rect", { x: x0 - 4, y: y0 - 4, width: size + 8, height: size + 8, rx: 6, class: "wd-pipsq-bg" }));
   for (const r of pips.empty_rows) g.append(svg("rect", { x: x0 - 4, y: y0 + pos(r), width: size + 8, height: cell, class: "wd-pipsq-empty", "data-empty-row": r }));
   for (const c of pips.empty_columns) g.append(svg("rect", { x: x0 + pos(c), y: y0 - 4, width: cell, height: size + 8, class: "wd-pipsq-empty", "data-empty-column": c }));
   for (let d = 0; d < 4; d++) {
     const dx = x0 + (d % 2) * (3 * cell + gap);
     const dy = y0 + Math.floor(d / 2) * (3 * cell + gap);
-    g.append(svg("rect", { x: dx, y: dy, width: 3 * cell, height: 3 * cell, rx: cell * 0.5, class: "wd-pipsq-die" }));
-    if (pips.turns[d]) g.append(svg("text", { x: dx + 3 * cell - 4, y: dy + 12, "text-anchor": "end", class: "wd-pipsq-turned" }, "↻"));
+    g.append(svg("rect", {
+      x: dx, y: dy, width: 3 * cell, height: 3 * cell, rx: cell * 0.5,
+      class: `wd-pipsq-die${pips.turns[d] ? " turned" : ""}`, "data-turned": pips.turns[d] ? 1 : 0,
+    }, svg("title", {}, `${pips.faces[d]}${pips.turns[d] ? ", turned a quarter turn" : ""}`)));
   }
   pips.rows.forEach((row, r) => {
     [...row].forEach((ch, c) => {
@@ -498,8 +528,9 @@ function drawLast(snap, last) {
       svg("rect", { x: 0, y: 0, width: 230, height: 200, rx: 10, style: { fill: "var(--felt)" } }),
       drawGrid(40, 22, 56, last.grid, { turn: last.seat, lines: ex.lines, blocks: ex.blocks }));
   } else if (ex.pips) {
-    pic = svg("svg", { viewBox: "0 0 320 190", class: "wd-last-pic" },
-      svg("rect", { x: 0, y: 0, width: 320, height: 190, rx: 10, style: { fill: "var(--felt)" } }),
+    const h = ex.pips.turns.some(Boolean) ? 206 : 190;
+    pic = svg("svg", { viewBox: `0 0 320 ${h}`, class: "wd-last-pic" },
+      svg("rect", { x: 0, y: 0, width: 320, height: h, rx: 10, style: { fill: "var(--felt)" } }),
       ...last.dice.map((d, i) => dieFace(10 + (i % 2) * 44, 20 + Math.floor(i / 2) * 44, 36, d)),
       drawPipSquare(120, 20, 24, ex.pips, null));
   } else if (last.dice.length) {
