@@ -140,6 +140,27 @@ def help(state: State) -> str:
     )
 
 
+def hint(state: State) -> RenderableType | None:
+    """Each option's exact value for the seat to act, from the perfect solver."""
+    from dicehall.bots.whitedie import hint_lines
+
+    assert isinstance(state, WhiteDieState)
+    lines = hint_lines(state)
+    if not lines:
+        return None
+    who = seat_label(state.turn)
+    title = f"Exact values for {who} (best first)"
+    if state.current_player() != state.turn:
+        title += f"; {seat_label(state.current_player())} wants them low"
+    table = Table(title=title, show_edge=False)
+    table.add_column("action")
+    table.add_column(f"expected points of {who}", justify="right")
+    table.add_column("")
+    for action, value, note in lines:
+        table.add_row(action, value, note)
+    return table
+
+
 def summary(state: State) -> str:
     """Who won and the final scores."""
     assert isinstance(state, WhiteDieState)

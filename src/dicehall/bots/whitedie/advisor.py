@@ -1,0 +1,159 @@
+"""The value of every option in a White Die decision, for bots and hints.
+
+``options(state, objective)`` lists each legal decision with its value for the
+*player on turn* (the one whose challenge it is): exact expected points
+(``Fraction``) for the ``points`` objective, or the chance of winning the game
+for the ``win`` objective. The player picks the highest value, his opponent in
+tic-tac-toe and matching the lowest.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import lru_cache
+
+import numpy as np
+
+from dicehall.bots.whitedie import matching, reroll, tictactoe
+from dicehall.bots.whitedie.dice import FOUR_PROB, INDEX
+from dicehall.bots.whitedie.tables import load_tables, winprob_table
+from dicehall.bots.whitedie.winprob import Utility, points_utility, utility_for
+from dicehall.games.whitedie.challenges import EMPTY_GRID
+from dicehall.games.whitedie.rules import (
+    CHOOSE,
+    MATCH_LAST,
+    MATCH_OPPONENT,
+    MATCH_PLAYER,
+    PLAYER_SIDE,
+    REROLL,
+    TICTACTOE,
+    Action,
+    ChooseOpponent,
+    WhiteDieState,
+)
+
+Value = Fraction | float
+
+POINTS = "points"
+WIN = "win"
+
+
+def utility(state: WhiteDieState) -> Utility:
+    """What each score of the current challenge is worth to the player on turn in
+    winning chances (two players exact; three or more: against his strongest rival)."""
+    game = state.game
+    table = winprob_table(game.target, game.poker_chart)
+    me = state.turn
+    rival = max(state.scores[s] for s in range(len(state.scores)) if s != me)
+    return utility_for(table, game.target, state.scores[me], rival)
+
+
+@lru_cache(maxsize=64)
+def _matching_solution(u: tuple[float, ...]) -> matching.UtilitySolution:
+    return matching.solve_utility(np.array(u))
+
+
+@lru_cache(maxsize=64)
+def _reroll_solution(white: int, u: tuple[float, ...], chart: str) -> reroll.UtilitySolution:
+    return reroll.solve_utility(white, np.array(u), chart)
+
+
+def options(state: WhiteDieState, objective: str = POINTS) -> list[tuple[Action, Value]]:
+    """Each legal decision with its value to the player on turn, in legal order."""
+    if state.current_player() < 0:
+        return []
+    actions = state.legal_actions()
+    by_text = {state.action_to_text(a): a for a in actions}
+    values = _values(state, objective)
+    return [(by_text[text], v) for text, v in values if text in by_text]
+
+
+def _values(state: WhiteDieState, objective: str) -> list[tuple[str, Value]]:
+    chart = state.game.poker_chart
+    u = utility(state) if objective == WIN else points_utility()
+    if state.phase == REROLL:
+        if objective == POINTS:
+            return list(reroll.option_values(state.white, state.dice, state.rerolls_left, chart))
+        sol = _reroll_solution(state.white, tuple(u), chart)
+        return list(
+            reroll.utility_option_values(sol, state.white, state.dice, state.rerolls_left, u, chart)
+        )
+    if state.phase in (MATCH_PLAYER, MATCH_OPPONENT, MATCH_LAST):
+        stage = {MATCH_PLAYER: 1, MATCH_OPPONENT: 2, MATCH_LAST: 3}[state.phase]
+        if objective == POINTS:
+            return list(matching.option_values(stage, state.dice, state.opponent_dice))
+        msol = _matching_solution(tuple(u))
+        return list(matching.utility_option_values(msol, stage, state.dice, state.opponent_dice, u))
+    if state.phase == TICTACTOE:
+        leaf, worth = tictactoe_objective(u)
+        out: list[tuple[str, Value]] = []
+        for v, sq, outcome in tictactoe.move_values(
+            state.grid, state.dice, state.opponent_dice, _side(state), leaf
+        ):
+            text = state.action_to_text(_place(v, sq))
+            out.append((text, Fraction(outcome) if objective == POINTS else worth[outcome]))
+        return out
+    if state.phase == CHOOSE:
+        value = challenge_value(state, u, exact=objective == POINTS)
+        return [
+            (str(ChooseOpponent(s)), value) for s in range(len(state.scores)) if s != state.turn
+        ]
+    return []
+
+
+def _side(state: WhiteDieState) -> int:
+    return tictactoe.PLAYER if state.side == PLAYER_SIDE else tictactoe.OPPONENT
+
+
+def tictactoe_objective(u: Utility) -> tuple[tictactoe.Leaf, list[float]]:
+    """The leaf order for a tic-tac-toe search maximising ``u``, and the worth of each
+    rank. Increasing ``u`` (nearly always) keeps the plain score order, whose searches
+    are shared with the score tables."""
+    leaf = tictactoe.ranks(list(u))
+    if list(leaf) == sorted(leaf):
+        return tictactoe.SCORES, [float(x) for x in u]
+    worth = [0.0] * 13
+    for s, r in enumerate(leaf):
+        worth[r] = float(u[s])
+    return leaf, worth
+
+
+def tictactoe_move(state: WhiteDieState, u: Utility) -> Action:
+    """A minimax placement for the side to act (fast: null-window tests when the value
+    of the position is in the shipped table)."""
+    leaf, _ = tictactoe_objective(u)
+    known = None
+    if leaf == tictactoe.SCORES and state.grid == EMPTY_GRID and len(state.dice) == 4:
+        p, o = INDEX[state.dice], INDEX[state.opponent_dice]
+        known = int(load_tables().tictactoe[p, o])
+    v, sq, _ = tictactoe.best_move(
+        state.grid, state.dice, state.opponent_dice, _side(state), known, leaf
+    )
+    return _place(v, sq)
+
+
+def _place(value: int, square: int) -> Action:
+    from dicehall.games.whitedie.rules import Place
+
+    return Place(value, square)
+
+
+def challenge_value(state: WhiteDieState, u: Utility, *, exact: bool) -> Value:
+    """Value of tic-tac-toe or matching before the opponent rolls (every opponent
+    plays perfectly, so the choice of opponent does not change it)."""
+    p = INDEX[tuple(sorted(state.dice))]
+    if state.white == 4:
+        if exact:
+            return matching.expected_score(state.dice)
+        return float(_matching_solution(tuple(u)).v1[p] @ FOUR_PROB)
+    row = load_tables().tictactoe[p]
+    if exact:
+        from dicehall.bots.whitedie.dice import FOUR_WAYS
+
+        return Fraction(int(row @ FOUR_WAYS), 1296)
+    return float(u[row] @ FOUR_PROB)
+
+
+def minimising(state: WhiteDieState) -> bool:
+    """True if the seat to act is the opponent (he minimises the player's value)."""
+    return state.current_player() != state.turn
