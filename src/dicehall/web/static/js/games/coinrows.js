@@ -33,6 +33,24 @@ export function ensureCss() {
   }
 }
 
+/** Attributes that make an SVG element a button: click, Enter/Space, focusable. */
+function press(root, fn, label, selector) {
+  if (!fn) return {};
+  return {
+    onclick: fn,
+    onkeydown: (e) => {
+      if (e.key !== "Enter" && e.key !== " ") return;
+      e.preventDefault();
+      const st = boards.get(root);
+      if (st) st.focus = selector;
+      fn();
+    },
+    tabindex: 0,
+    role: "button",
+    "aria-label": label,
+  };
+}
+
 const square = (c, r) => `${COLS[c]}${r + 1}`;
 const sameStep = (a, b) => a[0] === b[0] && a[1] === b[1] && a[2] === b[2];
 const seatName = (snap, seat) => snap.players?.[seat]?.name || `seat ${seat + 1}`;
@@ -190,7 +208,7 @@ function draw(root, st, animate) {
       class: `cr-capture${clickable ? " legal" : ""}`,
       "data-capture": clickable ? cap.text : null,
       "data-row": cap.row + 1,
-      onclick: clickable ? () => play(root, cap.text) : null,
+      ...press(root, clickable ? () => play(root, cap.text) : null, cap.text, `[data-capture="${cap.text}"]`),
     }, svg("title", {}, clickable ? `${cap.text}: take ${cap.columns.length} coins` : `row ${cap.row + 1} can be captured`)));
   }
   root_svg.append(capLayer);
@@ -203,7 +221,7 @@ function draw(root, st, animate) {
       x: g.colX(c) + 4, y: g.rowY(to) + 4, width: CELL - 8, height: CELL - 8, rx: 8,
       class: "cr-target legal",
       "data-square": square(c, to),
-      onclick: () => chooseStep(root, step),
+      ...press(root, () => chooseStep(root, step), `move to ${square(c, to)}`, "[data-coin].legal"),
     }));
   }
 
@@ -220,7 +238,7 @@ function draw(root, st, animate) {
       class: `cr-coin seat-${owner}${canClick ? " legal" : ""}${st.selected === c ? " selected" : ""}${stepped ? " tentative" : ""}`,
       "data-coin": square(c, r),
       "data-owner": owner,
-      onclick: canClick ? () => selectCoin(root, c) : null,
+      ...press(root, canClick ? () => selectCoin(root, c) : null, `coin on ${square(c, r)}`, "[data-square].legal"),
     });
     node.append(
       svg("circle", { cx: g.cx(c), cy: g.cy(r), r: CELL * 0.37, class: "cr-coin-body", style: { fill: `var(--seat${owner})` } }),
@@ -272,7 +290,7 @@ function draw(root, st, animate) {
 
   // controls under the board
   const controls = html("div", { class: "board-controls cr-controls" });
-  const note = html("div", { class: "cr-status", "data-testid": "board-status" }, statusText(st, moves, candidates, movable));
+  const note = html("div", { class: "cr-status", "data-testid": "board-status" }, statusText(st, moves));
   if (moves && moves.phase === "A" && !st.busy) {
     if (st.leaving) {
       controls.append(
@@ -296,6 +314,10 @@ function draw(root, st, animate) {
   }
 
   clear(root).append(html("div", { class: "cr-wrap" }, root_svg, note, controls));
+  if (st.focus) {
+    root.querySelector(st.focus)?.focus();
+    st.focus = null;
+  }
 
   if (animate && ctx.previous && ctx.previous.view && ctx.previous.view.board) {
     animateChange(root_svg, snap, ctx.previous, g, coinNodes, diceNodes);
@@ -311,20 +333,30 @@ function diceSeat(snap) {
   return null;
 }
 
-function statusText(st, moves, candidates, movable) {
+function statusText(st, moves) {
   const v = st.snap.view;
-  if (!moves) return v.status_line;
+  if (!moves) return [refillNote(st.snap), v.status_line].filter(Boolean).join(" ");
   if (st.busy) return "…";
   if (moves.phase === "A") {
     const options = [moves.captures.length ? "capture a row" : null, "roll the dice",
       moves.buttons.length > 1 ? "leave" : null].filter(Boolean);
     const said = options.length > 1 ? `${options.slice(0, -1).join(", ")} or ${options[options.length - 1]}` : options[0];
-    return `Your turn: ${said}.`;
+    return [refillNote(st.snap), `Turn ${v.turn_number}: ${said}.`].filter(Boolean).join(" ");
   }
   const [lo, hi] = moves.roll;
   if (st.steps.length) return "Now move your second coin (click it, then a green square), or undo.";
   if (st.selected !== null) return `Move ${lo}-${hi}: click a green square for the selected coin, or pick another coin.`;
   return `Move ${lo}-${hi}: one coin ${lo + hi}, or two coins ${lo} and ${hi}. Click a coin.`;
+}
+
+/** Phase C in words: who paid coins into which home squares at the start of this turn. */
+function refillNote(snap) {
+  const v = snap.view;
+  if (!v.refilled.length || !(v.phase === "A" || v.phase === "over")) return "";
+  const home = v.home_rows[v.turn];
+  const squares = v.refilled.map((c) => square(c, home)).join(", ");
+  const n = v.refilled.length;
+  return `${seatName(snap, v.turn)} paid ${n} coin${n === 1 ? "" : "s"} into ${squares} (Phase C).`;
 }
 
 function selectCoin(root, c) {

@@ -35,6 +35,24 @@ function ensureCss() {
   }
 }
 
+/** Attributes that make an SVG element a button: click, Enter/Space, focusable. */
+function press(root, fn, label, selector) {
+  if (!fn) return {};
+  return {
+    onclick: fn,
+    onkeydown: (e) => {
+      if (e.key !== "Enter" && e.key !== " ") return;
+      e.preventDefault();
+      const st = boards.get(root);
+      if (st) st.focus = selector;
+      fn();
+    },
+    tabindex: 0,
+    role: "button",
+    "aria-label": label,
+  };
+}
+
 const seatFill = (seat) => `var(--seat${seat}, ${SEAT_FALLBACK[seat % SEAT_FALLBACK.length]})`;
 const nameOf = (snap, seat) => snap.players?.[seat]?.name || `seat ${seat + 1}`;
 const plural = (n, w) => `${n} ${w}${n === 1 ? "" : "s"}`;
@@ -96,6 +114,10 @@ function draw(root, st, animate) {
   const last = v.last ? drawLast(snap, v.last) : null;
 
   clear(root).append(html("div", { class: "wd-wrap" }, scores, table, controls, last));
+  if (st.focus) {
+    root.querySelector(st.focus)?.focus();
+    st.focus = null;
+  }
 }
 
 // ---- scores ---------------------------------------------------------------------------------
@@ -314,7 +336,7 @@ function drawDiceRow(root, st, moves, row, y, colours, prev) {
       class: cls,
       "data-pick": can ? i : null,
       "data-value": face,
-      onclick: can ? () => pickDie(root, i, face) : null,
+      ...press(root, can ? () => pickDie(root, i, face) : null, `die ${face}`, `[data-pick="${i}"]`),
     });
     if (changed && !(fresh.size && !fresh.has(i))) die.classList.add("rolling");
     g.append(die);
@@ -375,7 +397,7 @@ function drawGrid(x0, y0, cell, grid, opts) {
     g.append(svg("rect", {
       x: x + 2, y: y + 2, width: cell - 4, height: cell - 4, rx: 6, class: cls,
       "data-cell": SQUARES[i],
-      onclick: text && opts.root ? () => play(opts.root, text) : null,
+      ...press(opts.root, text && opts.root ? () => play(opts.root, text) : null, text, null),
     }, svg("title", {}, SQUARES[i])));
     if (sq.value !== null) {
       const size = cell - 16;
