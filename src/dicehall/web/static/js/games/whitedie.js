@@ -54,7 +54,13 @@ function press(root, fn, label, selector) {
 }
 
 const seatFill = (seat) => `var(--seat${seat}, ${SEAT_FALLBACK[seat % SEAT_FALLBACK.length]})`;
-const nameOf = (snap, seat) => snap.players?.[seat]?.name || `seat ${seat + 1}`;
+/** A seat's name, with its number when another seat has the same name (bots, guests). */
+function nameOf(snap, seat) {
+  const name = snap.players?.[seat]?.name;
+  if (!name) return `seat ${seat + 1}`;
+  const twins = (snap.players || []).filter((p) => p.name === name).length;
+  return twins > 1 ? `${name} ${seat + 1}` : name;
+}
 const plural = (n, w) => `${n} ${w}${n === 1 ? "" : "s"}`;
 
 /** Draw one snapshot (see docs/web-games.md). */
@@ -265,11 +271,11 @@ function subtitle(snap) {
   const opp = v.opponent !== null ? nameOf(snap, v.opponent) : "";
   switch (v.phase) {
     case "reroll": return `${who}: stand or reroll (${plural(v.rerolls_left, "reroll")} left)`;
-    case "choose": return `${who} chooses an opponent`;
+    case "choose": return `${who}: choose an opponent`;
     case "tictactoe": return `${who} vs ${opp}: ${nameOf(snap, v.placing)} to place`;
-    case "match-player": return `${who} must reroll two (vs ${opp})`;
-    case "match-opponent": return `${opp} must reroll two dice`;
-    case "match-last": return `${who} may reroll one die or stand`;
+    case "match-player": return `${who} vs ${opp}: the player rerolls two`;
+    case "match-opponent": return `${who} vs ${opp}: the opponent rerolls two`;
+    case "match-last": return `${who} vs ${opp}: the player may reroll one`;
     default: return v.status_line;
   }
 }
@@ -505,7 +511,7 @@ function drawControls(root, st, moves) {
     for (const o of moves.opponents) {
       box.append(html("button", {
         class: "btn primary", "data-button": "opponent", "data-seat": o.seat, onclick: () => play(root, o.text),
-      }, `Play against ${nameOf(snap, o.seat)} (${v.scores[o.seat]})`));
+      }, `Play against ${nameOf(snap, o.seat)} (score ${v.scores[o.seat]})`));
     }
     return wrap;
   }
