@@ -170,6 +170,48 @@ def test_seat_two_sees_the_board_turned(server: Any, browser: Any, new_game: Any
         context.close()
 
 
+def test_two_coin_move_with_undo(server: Any, browser: Any, new_game: Any) -> None:
+    """The first coin of a two-coin play moves tentatively; undo takes it back; the second
+    coin completes the play, which is sent as one action."""
+    context, page, errors = open_board(browser, server, new_game, {"leaving": False})
+    try:
+        for _ in range(60):
+            snap = wait_my_turn(page)
+            assert snap["status"] != "finished"
+            seq = snap["seq"]
+            if snap["view"]["phase"] == "A":
+                page.locator("[data-button='roll']").click()
+                wait_change(page, seq)
+                continue
+            two = [m for m in snap["moves"]["moves"] if len(m["steps"]) == 2]
+            if not two:
+                play_phase_b(page, random.Random(1), seq)
+                continue
+            play = two[0]
+            (c1, f1, t1), (c2, f2, t2) = play["steps"]
+            name = "abcdefg"
+            first, second = f"{name[c1]}{f1 + 1}", f"{name[c2]}{f2 + 1}"
+            page.locator(f"[data-coin='{first}']").click()
+            page.locator(f"[data-square='{name[c1]}{t1 + 1}']").click()
+            assert page.locator(f"[data-coin='{name[c1]}{t1 + 1}'].tentative").count() == 1
+            page.locator("[data-button='undo']").click()
+            assert page.locator(f"[data-coin='{first}']").count() == 1
+            assert page.locator("[data-button='undo']").count() == 0
+            page.locator(f"[data-coin='{first}']").click()
+            page.locator(f"[data-square='{name[c1]}{t1 + 1}']").click()
+            page.locator(f"[data-coin='{second}']").click()
+            page.locator(f"[data-square='{name[c2]}{t2 + 1}']").click()
+            wait_change(page, seq)
+            after = snapshot(page)
+            mine = [e for e in after["log"] if e["seq"] == seq + 1]
+            assert mine and mine[0]["text"] == play["text"]
+            assert not errors, errors
+            return
+        pytest.fail("no two-coin play came up")
+    finally:
+        context.close()
+
+
 @pytest.mark.skipif(not os.environ.get("DICEHALL_SCREENSHOTS"), reason="DICEHALL_SCREENSHOTS=1")
 def test_screenshot(server: Any, browser: Any, new_game: Any) -> None:
     """Refresh docs/screenshots/coinrows.png: a game in progress, a coin selected to move."""

@@ -341,12 +341,13 @@ function statusText(st, moves) {
     const options = [moves.captures.length ? "capture a row" : null, "roll the dice",
       moves.buttons.length > 1 ? "leave" : null].filter(Boolean);
     const said = options.length > 1 ? `${options.slice(0, -1).join(", ")} or ${options[options.length - 1]}` : options[0];
-    return [refillNote(st.snap), `Turn ${v.turn_number}: ${said}.`].filter(Boolean).join(" ");
+    return [refillNote(st.snap), `Turn ${v.turn_number}, Phase A: ${said}.`].filter(Boolean).join(" ");
   }
   const [lo, hi] = moves.roll;
-  if (st.steps.length) return "Now move your second coin (click it, then a green square), or undo.";
-  if (st.selected !== null) return `Move ${lo}-${hi}: click a green square for the selected coin, or pick another coin.`;
-  return `Move ${lo}-${hi}: one coin ${lo + hi}, or two coins ${lo} and ${hi}. Click a coin.`;
+  const head = `Turn ${v.turn_number}, Phase B, roll ${lo}-${hi}:`;
+  if (st.steps.length) return `${head} now move your second coin (click it, then a green square), or undo.`;
+  if (st.selected !== null) return `${head} click a green square for the selected coin, or pick another coin.`;
+  return `${head} move one coin ${lo + hi}, or two coins ${lo} and ${hi}. Click a coin.`;
 }
 
 /** Phase C in words: who paid coins into which home squares at the start of this turn. */
@@ -361,7 +362,7 @@ function refillNote(snap) {
 
 function selectCoin(root, c) {
   const st = boards.get(root);
-  st.selected = st.selected === c ? null : c;
+  st.selected = c;
   redraw(root);
 }
 
