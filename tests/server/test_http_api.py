@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from dicehall_server_fixtures import client_fixture, sqlite_url_fixture  # noqa: F401
+
 
 def test_catalog_lists_games_options_and_opponents(client: Any) -> None:
     games = {g["name"]: g for g in client.get("/api/catalog").json()}

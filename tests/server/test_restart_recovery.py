@@ -7,6 +7,7 @@ import threading
 import time
 from typing import Any
 
+from dicehall_server_fixtures import sqlite_url_fixture  # noqa: F401
 from fastapi.testclient import TestClient
 
 from dicehall.bots import registry

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 
 import pytest
+from dicehall_server_fixtures import store_fixture  # noqa: F401
 
 from dicehall.core.fairness import commitment, new_server_seed
 from dicehall.server.service import GameService
@@ -89,7 +90,8 @@ def test_whole_game_against_a_bot_and_resume(store: Store) -> None:
             if moves == 5:
                 # a second service on the same database (a restarted server) sees the same game
                 other = GameService(store, bot_delay=0)
-                assert other.get(game_id).state == service.get(game_id).state
+                with live.lock:  # the bot can not commit meanwhile
+                    assert other.get(game_id).state == live.state
                 other.close()
         else:
             time.sleep(0.002)

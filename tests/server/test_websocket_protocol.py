@@ -6,6 +6,8 @@ import json
 import threading
 from typing import Any
 
+from dicehall_server_fixtures import client_fixture, sqlite_url_fixture  # noqa: F401
+
 from dicehall.server.service import ServiceError
 
 

@@ -1,4 +1,8 @@
-"""Fixtures for the server tests: stores on SQLite and on the real PostgreSQL server."""
+"""Fixtures for the server tests: stores on SQLite and on the real PostgreSQL server.
+
+Imported by the test modules (not a conftest.py: two conftest.py files in directories without
+``__init__.py`` collide under ``--doctest-modules``).
+"""
 
 from __future__ import annotations
 
@@ -31,8 +35,10 @@ def postgres_store() -> Store:
     return Store(POSTGRES_URL, prefix=f"t{uuid.uuid4().hex[:10]}_")
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+@pytest.fixture(
+    name="store", params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+)
+def store_fixture(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
     """A fresh store on SQLite (a temporary file) and on PostgreSQL (prefixed tables)."""
     s = (
         Store(f"sqlite:///{tmp_path / 'test.sqlite3'}")
@@ -45,13 +51,13 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
         s.drop_all()
 
 
-@pytest.fixture
-def sqlite_url(tmp_path: Path) -> str:
+@pytest.fixture(name="sqlite_url")
+def sqlite_url_fixture(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'server.sqlite3'}"
 
 
-@pytest.fixture
-def client(sqlite_url: str) -> Iterator[Any]:
+@pytest.fixture(name="client")
+def client_fixture(sqlite_url: str) -> Iterator[Any]:
     """A TestClient on a fresh app (bots move at once)."""
     from fastapi.testclient import TestClient
 
