@@ -132,7 +132,7 @@ def browser() -> Iterator[Any]:
 @pytest.fixture
 def context(browser: Any) -> Iterator[Any]:
     ctx = browser.new_context(viewport={"width": 1100, "height": 800})
-    ctx.set_default_timeout(15_000)
+    ctx.set_default_timeout(30_000)
     yield ctx
     ctx.close()
 

@@ -56,7 +56,7 @@ def test_online_game_between_two_browsers_with_a_spectator(server: Any, browser:
         ann, bob, watcher = (c.new_page() for c in contexts)
         errors: list[str] = []
         for p in (ann, bob, watcher):
-            p.set_default_timeout(15_000)
+            p.set_default_timeout(30_000)
             p.on("pageerror", lambda e: errors.append(str(e)))
         # Ann creates the game in the lobby, against a friend
         ann.goto(server.url + "/")

@@ -20,6 +20,7 @@ const state = {
   retry: 0,
   joinRef: null,
   closing: false,
+  drawing: Promise.resolve(),
 };
 
 window.dicehall = {
@@ -111,8 +112,12 @@ function onMessage(msg) {
   const waiting = msg.ref !== undefined && state.pending.get(msg.ref);
   switch (msg.type) {
     case "snapshot": {
-      // broadcast snapshots (no ref) follow live actions: animate them; a join's does not
-      showSnapshot(msg, msg.ref === undefined && state.snap !== null);
+      // broadcast snapshots (no ref) follow live actions: animate them; a join's does not.
+      // Snapshots are drawn strictly in order (the first one waits for the board module).
+      const animate = msg.ref === undefined;
+      state.drawing = state.drawing
+        .then(() => showSnapshot(msg, animate && state.snap !== null))
+        .catch((err) => console.error(err));
       break;
     }
     case "event":
