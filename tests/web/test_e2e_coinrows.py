@@ -95,7 +95,7 @@ def walk_replay(page: Any, errors: list[str]) -> int:
 
 def test_whole_game_by_clicks(server: Any, browser: Any, new_game: Any) -> None:
     """Capture when possible, else roll; move by clicking; until the result panel shows."""
-    options = {"purse": 6, "turn_limit": 40, "leaving": False}
+    options = {"purse": 6, "turn_limit": 30, "leaving": False}
     context, page, errors = open_board(browser, server, new_game, options)
     rng = random.Random(3)
     two_coin_plays = captures = 0

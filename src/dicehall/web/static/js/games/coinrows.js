@@ -27,7 +27,7 @@ const ANIM_MS = 350;
 
 const boards = new WeakMap(); // root -> {seq, steps, selected, leaving, snap, ctx}
 
-export function ensureCss() {
+function ensureCss() {
   if (!document.querySelector(`link[href="${CSS}"]`)) {
     document.head.append(html("link", { rel: "stylesheet", href: CSS }));
   }
