@@ -146,3 +146,25 @@ def test_server_killed_and_restarted_in_the_middle_of_a_game(own_server: Any, co
     assert again["view"] == snap["view"] and again["log"] == snap["log"]
     play_backgammon_turn(page)
     page.wait_for_function(f"window.dicehall.snapshot.seq > {snap['seq']}")
+
+
+def test_two_people_on_one_device(server: Any, context: Any) -> None:
+    page = context.new_page()
+    page.goto(server.url + "/")
+    page.wait_for_selector("#opponent option", state="attached")
+    page.select_option("#game", "backgammon")
+    page.select_option("#opponent", "local")
+    page.click('[data-button="create"]')
+    page.wait_for_function("window.dicehall && window.dicehall.snapshot")
+    assert snapshot(page)["you"] == [0, 1]
+    seq = -1
+    movers = []
+    for turn in range(4):
+        snap = wait_my_turn_or_end(page, seq)
+        seq = snap["seq"]
+        # the board turns so that the player to move sits at the bottom
+        bottom = page.get_attribute("#board svg", "data-bottom-seat")
+        assert bottom == str(snap["to_move"])
+        movers.append(snap["to_move"])
+        play_backgammon_turn(page, pick=turn)
+    assert set(movers) == {0, 1}

@@ -12,7 +12,7 @@
 //                            destination moves it.
 //   [data-button="confirm"]  send the play (also "pass" when there is no legal move)
 //   [data-button="undo"]     take back the last checker moved
-//   svg[data-seq]            the snapshot drawn
+//   svg[data-seq]            the snapshot drawn; svg[data-bottom-seat]: the seat drawn at the bottom
 //   root.dataset.node        index in moves.nodes of the position after the clicks so far
 
 import { animateTranslate, clear, dieFace, html, svg } from "../dom.js";
@@ -159,6 +159,7 @@ export function render(root, snap, ctx) {
     role: "img",
     "aria-label": "backgammon board",
     "data-seq": snap.seq,
+    "data-bottom-seat": me,
   });
   s.append(svg("rect", { x: 0, y: 0, width: FRAME_W, height: H, rx: 10, fill: "var(--wood)" }));
   s.append(svg("rect", { x: LEFT_X, y: TOP, width: 6 * PW, height: H - 2 * TOP, fill: "var(--felt)" }));
