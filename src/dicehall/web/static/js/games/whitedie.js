@@ -247,6 +247,7 @@ function drawTable(root, st, moves, prev) {
 
   if (v.now) {
     const lines = wrap(`Now: ${v.now.text}`, NARROW ? 40 : 70);
+    y += 8;
     parts.push(svg("text", { x: ROW_X, y: y + 4, class: "wd-expl", "data-now": v.now.points },
       lines.map((line, i) => svg("tspan", { x: ROW_X, dy: i ? 20 : 0 }, line))));
     y += 20 * lines.length;
