@@ -124,9 +124,12 @@ def _clean_name(name: str | None, default: str) -> str:
 class GameService:
     """Creates, loads and advances games; thread-safe."""
 
-    def __init__(self, store: Store, *, bot_delay: float = 0.4, workers: int = 4) -> None:
+    def __init__(
+        self, store: Store, *, bot_delay: float = 0.4, workers: int = 4, max_cached: int = 1000
+    ) -> None:
         self.store = store
         self.bot_delay = bot_delay
+        self.max_cached = max_cached
         self.listeners: list[Listener] = []
         self._games: dict[str, LiveGame] = {}
         self._games_lock = threading.Lock()
@@ -165,7 +168,13 @@ class GameService:
             raise ServiceError("unknown_game", f"there is no game {game_id!r}") from None
         live = self._fold(row, self.store.load_actions(game_id))
         with self._games_lock:
-            return self._games.setdefault(game_id, live)
+            live = self._games.setdefault(game_id, live)
+            if len(self._games) > self.max_cached:
+                # finished games are only read now: forget them, they reload from the log
+                for gid, other in list(self._games.items()):
+                    if other.row.status == "finished" and gid != game_id:
+                        del self._games[gid]
+            return live
 
     def _fold(self, row: GameRow, actions: list[ActionRow]) -> LiveGame:
         game = load_game(row.game, **row.options)
