@@ -1,6 +1,6 @@
 """White Die figures, computed exactly (and one measured): run
 
-    python benchmarks/whitedie_figures.py [--games 2000] [--seed 1]
+    python benchmarks/whitedie_figures.py [--games 4000] [--seed 1]
 
 Prints
 * the exact expected score of each challenge under optimal play and without skill
@@ -37,7 +37,7 @@ from dicehall.bots.whitedie.tables import load_tables, winprob_table
 from dicehall.bots.whitedie.winprob import (
     TurnModel,
     evaluate,
-    expected_turns,
+    expected_counts,
     greedy_policy,
     perfect_policy,
     utility_for,
@@ -98,13 +98,21 @@ def game_figures(win: np.ndarray) -> tuple[float, float]:
     perfect = perfect_policy(win, TARGET)
     greedy = greedy_policy(TARGET)
     t0 = time.time()
-    turns = expected_turns(perfect, perfect, TARGET, CHART)
+    counts = expected_counts(perfect, perfect, TARGET, CHART)
+    turns = counts["turns"]
     print(f"first player's winning chance, perfect against perfect: {win[0, 0]:.4f}")
-    print(f"expected length, perfect against perfect: {turns:.2f} turns (rolls of all five)")
+    print(
+        f"expected length, perfect against perfect: {turns:.2f} turns, "
+        f"{counts['rolls']:.2f} rolls of all five"
+    )
+    print(
+        "expected per game: "
+        + ", ".join(f"{k} {v:.2f}" for k, v in counts.items() if k not in ("rolls", "turns"))
+    )
     e_pg = evaluate(perfect, greedy, TARGET, CHART)
     e_gp = evaluate(greedy, perfect, TARGET, CHART)
     e_gg = evaluate(greedy, greedy, TARGET, CHART)
-    turns_g = expected_turns(greedy, greedy, TARGET, CHART)
+    turns_g = expected_counts(greedy, greedy, TARGET, CHART)["turns"]
     print(f"greedy against greedy: first player wins {e_gg[0, 0]:.4f}; {turns_g:.2f} turns")
     starts = 0.5 * (e_pg[0, 0] + (1 - e_gp[0, 0]))
     print(
@@ -121,31 +129,42 @@ def game_figures(win: np.ndarray) -> tuple[float, float]:
 
 
 def simulate(games: int, seed: int, exact: float) -> None:
-    print(f"\n## perfect against greedy, {games} games (seats alternate)")
+    print(f"\n## perfect against greedy, {games} games")
+    print("(in pairs: the same dice twice, seats swapped; the interval is over the pairs)")
     game = load_game("whitedie")
     perfect, greedy = Bot("perfect", seed=seed), Bot("greedy", seed=seed + 1)
     wins = 0
-    lengths = []
+    lengths: list[int] = []
+    results: list[bool] = []
     decision_times: list[float] = []
     t0 = time.time()
     for i in range(games):
         agents = [perfect, greedy] if i % 2 == 0 else [greedy, perfect]
-        match = Match(game, agents, seed=seed * 1_000_003 + i)
+        match = Match(game, agents, seed=seed * 1_000_003 + i // 2)
         turns = 0
         while not match.state.is_terminal():
             state = match.state
             if state.is_chance_node():
-                turns += state.chance_dice() == 5 and state.phase == "roll"  # type: ignore[attr-defined]
                 match.roll()
-                continue
-            start = time.perf_counter()
-            match.step()
-            decision_times.append(time.perf_counter() - start)
+            else:
+                start = time.perf_counter()
+                match.step()
+                decision_times.append(time.perf_counter() - start)
+            after = match.state
+            # a turn ends when the turn passes on or the game ends
+            if state.phase != "start" and (  # type: ignore[attr-defined]
+                after.is_terminal() or after.turn != state.turn  # type: ignore[attr-defined]
+            ):
+                turns += 1
         lengths.append(turns)
         winner = match.state.winner  # type: ignore[attr-defined]
-        wins += winner == (0 if i % 2 == 0 else 1)
+        won = winner == (0 if i % 2 == 0 else 1)
+        wins += won
+        results.append(won)
+    # each pair shares its dice: the pair averages are independent
+    pairs = np.array(results[: len(results) // 2 * 2], dtype=float).reshape(-1, 2).mean(axis=1)
     p = wins / games
-    half = 1.96 * math.sqrt(p * (1 - p) / games)
+    half = 1.96 * float(pairs.std(ddof=1)) / math.sqrt(len(pairs))
     print(
         f"perfect won {wins}/{games} = {p:.4f} ± {half:.4f} (95% CI "
         f"[{p - half:.4f}, {p + half:.4f}]); exact {exact:.4f}"
@@ -161,7 +180,7 @@ def simulate(games: int, seed: int, exact: float) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--games", type=int, default=4000)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     win = winprob_table(TARGET, CHART)

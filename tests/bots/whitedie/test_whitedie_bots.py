@@ -14,6 +14,7 @@ from dicehall.bots.whitedie.winprob import (
     TurnModel,
     _solve_pair,
     evaluate,
+    expected_counts,
     expected_turns,
     greedy_policy,
     perfect_policy,
@@ -165,6 +166,12 @@ def test_perfect_never_does_worse_than_greedy(short_game: dict[str, np.ndarray])
 def test_expected_length_is_finite_and_sensible(short_game: dict[str, np.ndarray]) -> None:
     win = short_game["win"]
     perfect = perfect_policy(win, TARGET)
-    turns = expected_turns(perfect, perfect, TARGET)
+    counts = expected_counts(perfect, perfect, TARGET)
     # more than two turns (nobody scores 4 every turn), fewer than a dozen
-    assert 2 < turns < 12
+    assert 2 < counts["turns"] < 12
+    assert counts["rolls"] == pytest.approx(expected_turns(perfect, perfect, TARGET))
+    # every turn ends with a challenge or a white 1; every roll is one of those or a reroll
+    challenges = sum(counts[n] for n in ("Poker", "Tic-tac-toe", "Matching", "Pips", "Sixes"))
+    assert counts["turns"] == pytest.approx(challenges + counts["lost to white 1"])
+    assert counts["rolls"] == pytest.approx(counts["turns"] + counts["white 1 rerolled"])
+    assert counts["Poker"] == pytest.approx(counts["Sixes"])

@@ -15,6 +15,7 @@ from functools import lru_cache
 import numpy as np
 
 from dicehall.bots.whitedie import matching, reroll, tictactoe
+from dicehall.bots.whitedie.blas import one_thread
 from dicehall.bots.whitedie.dice import FOUR_PROB, INDEX
 from dicehall.bots.whitedie.tables import load_tables, winprob_table
 from dicehall.bots.whitedie.winprob import Utility, points_utility, utility_for
@@ -49,11 +50,13 @@ def utility(state: WhiteDieState) -> Utility:
 
 
 @lru_cache(maxsize=64)
+@one_thread
 def _matching_solution(u: tuple[float, ...]) -> matching.UtilitySolution:
     return matching.solve_utility(np.array(u))
 
 
 @lru_cache(maxsize=64)
+@one_thread
 def _reroll_solution(white: int, u: tuple[float, ...], chart: str) -> reroll.UtilitySolution:
     return reroll.solve_utility(white, np.array(u), chart)
 

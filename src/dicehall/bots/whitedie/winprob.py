@@ -44,6 +44,7 @@ import numpy as np
 import numpy.typing as npt
 
 from dicehall.bots.whitedie import matching, reroll
+from dicehall.bots.whitedie.blas import one_thread
 from dicehall.bots.whitedie.dice import FOUR_PROB, N, best_per_state, option_matrix, rolls
 
 if TYPE_CHECKING:
@@ -181,6 +182,7 @@ def utility_for(win: FloatArray, target: int, mine: int, theirs: int) -> Utility
     return u
 
 
+@one_thread
 def solve_two_player(
     target: int = 21,
     chart: str = "standard",
@@ -269,6 +271,7 @@ def perfect_policy(win: FloatArray, target: int) -> Policy:
     return lambda mine, theirs: utility_for(win, target, mine, theirs)
 
 
+@one_thread
 def evaluate(
     first: Policy,
     second: Policy,
@@ -343,20 +346,36 @@ def first_player_chance(values: FloatArray) -> float:
     return float(values[0, 0])
 
 
-def expected_turns(
+COUNTS = ("rolls", "turns", "lost to white 1", "white 1 rerolled", "Poker", "Tic-tac-toe",
+          "Matching", "Pips", "Sixes")  # fmt: skip
+"""What ``expected_counts`` counts over a game."""
+
+
+@one_thread
+def expected_counts(
     first: Policy,
     second: Policy,
     target: int = 21,
     chart: str = "standard",
     tables: Tables | None = None,
-) -> float:
-    """Exact expected number of turns (rolls of all five, rerolls after a white 1
-    included) of a game from 0-0, the first policy starting."""
+) -> dict[str, float]:
+    """Exact expected numbers, over a two-player game from 0-0 with the first policy
+    starting, of rolls of all five, turns, turns lost to a white 1, white 1s rolled
+    again by a trailing player, and challenges of each kind."""
     from dicehall.bots.whitedie.tables import load_tables
 
     model = TurnModel(chart, tables or load_tables())
-    t1 = np.zeros((target, target))
-    t2 = np.zeros((target, target))
+    k = len(COUNTS)
+    t1 = np.zeros((target, target, k))  # first on roll at [a, b]
+    t2 = np.zeros((target, target, k))  # second on roll at [b, a]
+
+    def roll_reward(leading: bool) -> FloatArray:
+        r = np.zeros(k)
+        r[0] = 1.0
+        r[2 if leading else 3] = 1 / 6
+        r[4:] = 1 / 6
+        return r
+
     for total in range(2 * target - 2, -1, -1):
         for a in range(target):
             b = total - a
@@ -364,35 +383,41 @@ def expected_turns(
                 continue
             d1 = model.distribution(first(a, b), second(a, b))
             d2 = model.distribution(second(b, a), first(b, a))
-            # x = t1[a, b] (first on roll), y = t2[b, a]; each roll costs one
-            c1, kx1, ky1 = 1.0, 0.0, 0.0
+            # x = t1[a, b], y = t2[b, a]: x = c1 + kx1 x + ky1 y (a turn starts when a
+            # roll is not the reroll of a trailing player's white 1)
+            c1 = roll_reward(a >= b)
+            c1[1] = 1.0 if a >= b else 5 / 6
+            kx1, ky1 = (0.0, 1 / 6) if a >= b else (1 / 6, 0.0)
             for s, p in enumerate(d1):
-                if a + s >= target:
-                    continue
-                if s == 0:
-                    ky1 += 5 / 6 * p
-                else:
-                    c1 += 5 / 6 * p * t2[b, a + s]
-            if a >= b:
-                ky1 += 1 / 6
-            else:
-                kx1 += 1 / 6
-            c2, kx2, ky2 = 1.0, 0.0, 0.0
+                if a + s < target:
+                    if s == 0:
+                        ky1 += 5 / 6 * p
+                    else:
+                        c1 = c1 + 5 / 6 * p * t2[b, a + s]
+            c2 = roll_reward(b >= a)
+            c2[1] = 1.0 if b >= a else 5 / 6
+            kx2, ky2 = (1 / 6, 0.0) if b >= a else (0.0, 1 / 6)
             for s, p in enumerate(d2):
-                if b + s >= target:
-                    continue
-                if s == 0:
-                    kx2 += 5 / 6 * p
-                else:
-                    c2 += 5 / 6 * p * t1[a, b + s]
-            if b >= a:
-                kx2 += 1 / 6
-            else:
-                ky2 += 1 / 6
+                if b + s < target:
+                    if s == 0:
+                        kx2 += 5 / 6 * p
+                    else:
+                        c2 = c2 + 5 / 6 * p * t1[a, b + s]
             m = np.array([[1 - kx1, -ky1], [-kx2, 1 - ky2]])
-            x, y = np.linalg.solve(m, np.array([c1, c2]))
-            t1[a, b], t2[b, a] = x, y
-    return float(t1[0, 0])
+            t1[a, b], t2[b, a] = np.linalg.solve(m, np.stack([c1, c2]))
+    return {name: float(v) for name, v in zip(COUNTS, t1[0, 0], strict=True)}
+
+
+def expected_turns(
+    first: Policy,
+    second: Policy,
+    target: int = 21,
+    chart: str = "standard",
+    tables: Tables | None = None,
+) -> float:
+    """Exact expected number of rolls of all five (white 1s rolled again by a trailing
+    player included) in a game from 0-0, the first policy starting."""
+    return expected_counts(first, second, target, chart, tables)["rolls"]
 
 
 assert len(rolls(2)) == 21
