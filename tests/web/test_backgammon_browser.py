@@ -93,6 +93,8 @@ def test_online_game_between_two_browsers_with_a_spectator(server: Any, browser:
             assert seen["last"]["text"] == text and seen["legal"] is None
             assert watcher.locator("#board .last-to").count() > 0  # last move highlighted
             assert watcher.locator("#log li.last").inner_text().endswith(text)
+        # the phone-sized page needs no horizontal scrolling
+        assert bob.evaluate("document.documentElement.scrollWidth") <= 390
         # the spectator can not play: no click targets, no controls
         assert watcher.locator("#board [data-point]").count() == 0
         final = snapshot(watcher)

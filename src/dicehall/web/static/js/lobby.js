@@ -59,7 +59,11 @@ function refreshGame() {
   for (const o of g.options) box.append(optionInput(o));
   const opp = clear($("opponent"));
   for (const name of g.opponents) {
-    const label = name === "random" ? "computer: random moves" : name === "bot" ? "computer: default level" : `computer: ${name.split(":")[1]}`;
+    const label = name === "random"
+      ? "computer: random moves"
+      : name === "bot"
+        ? "computer: default level"
+        : `computer: ${name.includes(":") ? name.split(":")[1] : name}`;
     opp.append(html("option", { value: name }, label));
   }
   opp.append(html("option", { value: "friend" }, "a friend (send a link)"));
