@@ -64,7 +64,9 @@ def test_friend_game_lobby_join_and_act_over_http(client: Any) -> None:
     assert res.status_code == 409 and res.json()["error"]["code"] == "out_of_turn"
     res = client.post(f"/api/games/{game_id}/act", json={"tokens": [tokens[mover]], "text": "13/1"})
     assert res.status_code == 422 and res.json()["error"]["legal"]
-    legal = client.app.state.service.snapshot(client.app.state.service.get(game_id), [mover])
+    legal = client.get(f"/api/games/{game_id}", params={"token": tokens[mover]}).json()
+    assert legal["you"] == [mover] and legal["legal"]
+    assert client.get(f"/api/games/{game_id}", params={"token": "x"}).json()["legal"] is None
     res = client.post(
         f"/api/games/{game_id}/act",
         json={"tokens": [tokens[mover]], "text": legal["legal"][0], "seq": snap["seq"]},

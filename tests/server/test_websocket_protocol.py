@@ -183,3 +183,24 @@ def test_reconnect_gets_the_same_game(client: Any) -> None:
         snap = join(again, game_id, [t0, t1])
         assert snap["seq"] == first["seq"] + 2 and snap["legal"]
     assert json.dumps(snap)
+
+
+def test_a_failing_view_is_reported_and_the_connection_survives(
+    client: Any, monkeypatch: Any
+) -> None:
+    game_id, t0, t1 = friend_game(client)
+    service = client.app.state.service
+    with client.websocket_connect("/ws") as ws:
+        snap = join(ws, game_id, [t0, t1])
+
+        def broken(*args: Any) -> Any:
+            raise RuntimeError("view bug")
+
+        monkeypatch.setattr(service, "public", broken)
+        ws.send_json({"type": "act", "v": 1, "text": snap["legal"][0], "seq": snap["seq"]})
+        # the action is committed; the snapshot fails and says so; the socket stays usable
+        assert recv(ws, "error")["code"] == "internal_error"
+        ws.send_json({"type": "ping", "v": 1})
+        assert recv(ws, "pong")["type"] == "pong"
+    monkeypatch.undo()
+    assert client.get(f"/api/games/{game_id}").json()["seq"] == snap["seq"] + 2

@@ -13,9 +13,9 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
@@ -234,9 +234,13 @@ def create_app(
         return {"id": game_id, "url": f"/g/{game_id}", "tokens": tokens}
 
     @app.get("/api/games/{game_id}", tags=["games"])
-    def get_game(game_id: str) -> dict[str, Any]:
-        """The spectator's snapshot of a game."""
-        return service.snapshot(service.get(game_id), [])
+    def get_game(
+        game_id: str, token: Annotated[list[str] | None, Query()] = None
+    ) -> dict[str, Any]:
+        """The snapshot of a game: a spectator's, or with ``?token=`` that of the seats held
+        (then with the legal actions when one of them is to move)."""
+        live = service.get(game_id)
+        return service.snapshot(live, service.seats_for(live, token or []))
 
     @app.post("/api/games/{game_id}/join", tags=["games"])
     def join_game(game_id: str, body: JoinGame) -> dict[str, Any]:
@@ -301,7 +305,11 @@ def create_app(
         try:
             while True:
                 raw = await ws.receive_text()
-                reply = await _handle(conn, raw)
+                try:
+                    reply = await _handle(conn, raw)
+                except Exception as exc:  # a bug must not cost the client its connection
+                    log.exception("websocket message failed")
+                    reply = error("internal_error", f"the server failed: {exc}")
                 if reply is not None:
                     conn.queue.put_nowait(reply)
         except WebSocketDisconnect:
@@ -330,11 +338,15 @@ def create_app(
                     if live.version == conn.sent_version:
                         continue  # nothing new since the last snapshot sent
                     conn.sent_version = live.version
-                    msg = {
-                        "type": "snapshot",
-                        "v": PROTOCOL_VERSION,
-                        **service.snapshot(live, conn.seats),
-                    }
+                    try:
+                        msg = {
+                            "type": "snapshot",
+                            "v": PROTOCOL_VERSION,
+                            **service.snapshot(live, conn.seats),
+                        }
+                    except Exception as exc:  # a broken view must not silence the game
+                        log.exception("snapshot of game %s failed", conn.game_id)
+                        msg = error("internal_error", f"the server could not draw the game: {exc}")
                 await conn.ws.send_text(json.dumps(msg))
         except Exception:  # the client went away
             return
@@ -402,6 +414,9 @@ def create_app(
             except ServiceError as exc:
                 extra = {"legal": exc.legal} if exc.legal else {}
                 return error(exc.code, exc.message, ref, **extra)
+            except Exception as exc:  # a bug must not cost the player his connection
+                log.exception("act %r in game %s failed", text, conn.game_id)
+                return error("internal_error", f"the server failed: {exc}", ref)
             return {"type": "ok", "v": PROTOCOL_VERSION, "ref": ref, "seq": new_seq}
         return error(
             "bad_message", f"unknown message type {kind!r}; expected join, act or ping", ref
