@@ -92,8 +92,17 @@ function destinations(nodes, n, src) {
   return found;
 }
 
-export function describe(entry) {
-  return entry.actor < 0 ? `rolls ${entry.text}` : entry.text;
+export function describe(entry, snap) {
+  if (entry.actor >= 0) return entry.text;
+  const before = snap.log.filter((e) => e.seq < entry.seq);
+  if (before.every((e) => e.actor < 0)) {
+    // opening roll: one die each, the higher one moves first with both
+    const [a, b] = entry.text.split("-").map(Number);
+    const name = (seat) => snap.players?.[seat]?.name || `seat ${seat + 1}`;
+    const who = a === b ? "a tie: roll again" : `${name(a > b ? 0 : 1)} starts`;
+    return `opening: ${name(0)} ${a}, ${name(1)} ${b} (${who})`;
+  }
+  return `rolls ${entry.text}`;
 }
 
 export function render(root, snap, ctx) {
@@ -252,6 +261,16 @@ export function render(root, snap, ctx) {
   drawStack(25, theirs[25], them, false);
   drawStack(0, mine[0], me, true);
   drawStack(0, theirs[0], them, false);
+
+  // rings around the checkers that may move (the selected one in another colour)
+  for (const p of sources) {
+    const count = mine[p] || 1;
+    const pos = checkerPos(p, Math.min(count - 1, p === 25 ? 3 : 4), true);
+    s.append(svg("circle", {
+      cx: pos.x, cy: pos.y, r: R + 1, fill: "none", "stroke-width": 4, class: "source-ring",
+      stroke: p === mem.selected ? "var(--selected)" : "var(--legal)",
+    }));
+  }
 
   // ghost checkers where the selected checker may land
   for (const p of dests.keys()) {
