@@ -42,7 +42,8 @@ def register(app: typer.Typer) -> None:
         shown = url.split("@")[-1] if "@" in url else url
         console.print(f"dicehall: http://{host}:{port}/  (database {shown})", soft_wrap=True)
         application = create_app(url, bot_delay=bot_delay)
-        # uvicorn's "websockets-sansio" protocol dropped browser frames in our tests (uvicorn
-        # 0.54); the classic "websockets" implementation is deprecated but reliable.
+        # The classic "websockets" implementation: deprecated in uvicorn 0.54, but it is what the
+        # browser tests run against (one run with "websockets-sansio" got no answer to a join;
+        # not reproduced since, so not yet trusted).
         warnings.filterwarnings("ignore", message="The `websockets` implementation is deprecated")
         uvicorn.run(application, host=host, port=port, log_level=log_level, ws="websockets")
