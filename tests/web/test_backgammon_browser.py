@@ -47,6 +47,14 @@ def test_complete_game_against_random_bot(server: Any, context: Any, new_game: A
     page.goto(f"{server.url}/g/{game['id']}/fairness")
     page.wait_for_function("document.body.dataset.verdict")
     assert page.evaluate("document.body.dataset.verdict") == "ok"
+    # rematch: a new game with the same settings, this browser in the same seat
+    page.goto(f"{server.url}/g/{game['id']}")
+    page.click('[data-button="rematch"]')
+    page.wait_for_url(lambda url: game["id"] not in url)
+    page.wait_for_function("window.dicehall && window.dicehall.snapshot")
+    again = snapshot(page)
+    assert again["id"] != game["id"] and again["rematch_of"] == game["id"]
+    assert again["you"] == [0] and again["status"] == "playing"
     assert not errors
 
 
