@@ -15,7 +15,6 @@ import secrets
 import threading
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -124,16 +123,13 @@ def _clean_name(name: str | None, default: str) -> str:
 class GameService:
     """Creates, loads and advances games; thread-safe."""
 
-    def __init__(
-        self, store: Store, *, bot_delay: float = 0.4, workers: int = 4, max_cached: int = 1000
-    ) -> None:
+    def __init__(self, store: Store, *, bot_delay: float = 0.4, max_cached: int = 1000) -> None:
         self.store = store
         self.bot_delay = bot_delay
         self.max_cached = max_cached
         self.listeners: list[Listener] = []
         self._games: dict[str, LiveGame] = {}
         self._games_lock = threading.Lock()
-        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="dicehall-bot")
         self._closed = False
 
     # -- life cycle -----------------------------------------------------
@@ -153,7 +149,6 @@ class GameService:
 
     def close(self) -> None:
         self._closed = True
-        self._pool.shutdown(wait=False, cancel_futures=True)
 
     # -- loading --------------------------------------------------------
     def get(self, game_id: str) -> LiveGame:
@@ -470,7 +465,10 @@ class GameService:
         if self._closed or live.bot_pending or self._bot_seat(live) is None:
             return
         live.bot_pending = True
-        self._pool.submit(self._bot_turn, live)
+        # one short-lived thread per bot turn: a slow bot never waits for another game's bot
+        threading.Thread(
+            target=self._bot_turn, args=(live,), name=f"bot-{live.id}", daemon=True
+        ).start()
 
     def _bot_turn(self, live: LiveGame) -> None:
         try:
