@@ -70,7 +70,7 @@ export function animateTranslate(node, dx, dy, ms = 300) {
   }
 }
 
-/** The CSS colour of a seat (variables --seat0 .. --seat3 in css/app.css). */
+/** The CSS colour of a seat (variables --seat0 .. --seat5 in css/app.css). */
 export function seatColor(seat) {
   return `var(--seat${seat})`;
 }
