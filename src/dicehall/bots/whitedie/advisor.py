@@ -65,10 +65,9 @@ def options(state: WhiteDieState, objective: str = POINTS) -> list[tuple[Action,
     """Each legal decision with its value to the player on turn, in legal order."""
     if state.current_player() < 0:
         return []
-    actions = state.legal_actions()
-    by_text = {state.action_to_text(a): a for a in actions}
-    values = _values(state, objective)
-    return [(by_text[text], v) for text, v in values if text in by_text]
+    values = dict(_values(state, objective))
+    texts = [(a, state.action_to_text(a)) for a in state.legal_actions()]
+    return [(a, values[text]) for a, text in texts if text in values]
 
 
 def _values(state: WhiteDieState, objective: str) -> list[tuple[str, Value]]:

@@ -74,9 +74,11 @@ def warm_up() -> None:
     """Build every table a decision needs once per process (a second or two), so that
     each decision afterwards takes milliseconds."""
     from dicehall.bots.whitedie import matching, reroll
+    from dicehall.bots.whitedie.dice import option_matrix
     from dicehall.bots.whitedie.tables import load_tables
 
     load_tables()
+    option_matrix()
     for white in reroll.REROLL_CHALLENGES:
         reroll.expected_score(white)
     matching.exact_tables()

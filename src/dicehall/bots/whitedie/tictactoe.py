@@ -166,14 +166,17 @@ def _search(
             return v
     elif side == PLAYER:
         v = -1
-        for g, m, t in children:
+        # try first the children already known to be good (transposition bounds)
+        ordered = sorted(children, key=lambda c: -table.get((*c, OPPONENT), (0, 12))[1])
+        for g, m, t in ordered:
             v = max(v, _search(g, m, t, OPPONENT, alpha, beta, leaf))
             if v >= beta:
                 break
             alpha = max(alpha, v)
     else:
         v = 13
-        for g, m, t in children:
+        ordered = sorted(children, key=lambda c: table.get((*c, PLAYER), (0, 12))[0])
+        for g, m, t in ordered:
             v = min(v, _search(g, m, t, PLAYER, alpha, beta, leaf))
             if v <= alpha:
                 break
