@@ -4,13 +4,16 @@ OpenBLAS splits even small products across threads; on a busy machine those thre
 mostly wait for each other and the solvers run several times slower than on one
 thread. ``one_thread`` sets the thread count of the OpenBLAS bundled with numpy to 1
 for the duration of a call and restores it afterwards (the same call threadpoolctl
-makes). If the library or its functions cannot be found it does nothing.
+makes). It only does so while the process runs a single thread (the command line,
+benchmarks, tests): changing the count under another thread's running product is
+not safe. If the library or its functions cannot be found it does nothing.
 """
 
 from __future__ import annotations
 
 import ctypes
 import functools
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import ParamSpec, TypeVar
@@ -50,7 +53,7 @@ def one_thread(func: Callable[P, R]) -> Callable[P, R]:
 
     @functools.wraps(func)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-        controls = _controls()
+        controls = _controls() if threading.active_count() == 1 else None
         if controls is None:
             return func(*args, **kwargs)
         get, put = controls
