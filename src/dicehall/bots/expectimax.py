@@ -93,10 +93,16 @@ class ExpectimaxBot:
     (default: the transposition cache's best action first, then by the shallow
     evaluation of the action's result); ``time_limit`` turns the search into
     iterative deepening that stops after that many seconds with the deepest
-    completed answer (not reproducible; fixed depth is). With ``chance_at_horizon``
+    completed answer (not reproducible; fixed depth is). ``node_limit`` does the
+    same with a budget of searched nodes per decision, which bounds the time and
+    stays reproducible. With ``chance_at_horizon``
     the dice that follow the last decision searched are still averaged over (so a
     decision to roll is valued by its outcomes); without it the evaluation sees the
-    state before the dice, as backgammon evaluators expect. ``seed`` fixes the
+    state before the dice, as backgammon evaluators expect. ``beam`` limits the
+    decisions below the root to that many best actions by the ordering (forward
+    pruning: faster, but no longer exact; off by default). ``contempt`` makes a
+    drawn end worth that much less to the seat searching (so it plays on against a
+    weaker opponent instead of settling for a draw). ``seed`` fixes the
     sampling of huge chance nodes and nothing else.
     """
 
@@ -110,6 +116,9 @@ class ExpectimaxBot:
         zero_sum: bool | None = None,
         time_limit: float | None = None,
         chance_at_horizon: bool = True,
+        beam: int | None = None,
+        node_limit: int | None = None,
+        contempt: float = 0.0,
         max_outcomes: int = 64,
         cache_size: int = 200_000,
         seed: int | None = None,
@@ -124,6 +133,11 @@ class ExpectimaxBot:
         self.zero_sum = zero_sum
         self.time_limit = time_limit
         self.chance_at_horizon = chance_at_horizon
+        self.beam = beam
+        self.node_limit = node_limit
+        self.contempt = contempt
+        self._root: int | None = None
+        self._node_budget: int | None = None
         self.max_outcomes = max_outcomes
         self.cache_size = cache_size
         self.seed = seed
@@ -154,7 +168,7 @@ class ExpectimaxBot:
         if player in (CHANCE, TERMINAL):
             raise ValueError("analyse needs a state where a player decides")
         d = depth or self.depth
-        self._begin(None)
+        self._begin(None, None, player)
         scored: list[ScoredAction] = []
         for action in self._ordered(state, list(state.legal_actions()), d):
             child = state.apply(action)
@@ -180,14 +194,20 @@ class ExpectimaxBot:
         return f"ExpectimaxBot(depth={self.depth}, seed={self.seed})"
 
     # -- root --------------------------------------------------------------
-    def _begin(self, time_limit: float | None) -> None:
+    def _begin(
+        self, time_limit: float | None, node_limit: int | None = None, root: int | None = None
+    ) -> None:
+        if root != self._root:
+            self._cache.clear()  # values depend on the searching seat (contempt)
+            self._root = root
         self._deadline = None if time_limit is None else time.perf_counter() + time_limit
+        self._node_budget = None if node_limit is None else self.nodes + node_limit
         if len(self._cache) > self.cache_size:
             self._cache.clear()
 
     def _best(self, state: State, actions: list[Action]) -> Action:
-        self._begin(self.time_limit)
-        if self.time_limit is None:
+        self._begin(self.time_limit, self.node_limit, state.current_player())
+        if self.time_limit is None and self.node_limit is None:
             return self._best_at(state, actions, self.depth)
         best = actions[0]
         for d in range(1, self.depth + 1):
@@ -195,7 +215,7 @@ class ExpectimaxBot:
                 best = self._best_at(state, actions, d)
             except _OutOfTime:
                 break
-        self._deadline = None
+        self._deadline = self._node_budget = None
         return best
 
     def _best_at(self, state: State, actions: list[Action], depth: int) -> Action:
@@ -230,6 +250,9 @@ class ExpectimaxBot:
         deadline = self._deadline
         if deadline is not None and self.nodes % 256 == 0 and time.perf_counter() > deadline:
             raise _OutOfTime
+        budget = self._node_budget
+        if budget is not None and self.nodes > budget:
+            raise _OutOfTime
 
     def _is_leaf(self, player: int, depth: int, chance_run: int) -> bool:
         if player == TERMINAL or chance_run > _MAX_CHANCE_RUN:
@@ -240,7 +263,15 @@ class ExpectimaxBot:
 
     def _leaf(self, state: State) -> list[float]:
         if state.is_terminal():
-            return [float(r) for r in state.returns()]
+            returns = [float(r) for r in state.returns()]
+            if self.contempt and self._root is not None and len(set(returns)) == 1:
+                # a draw counts as a small loss for the searching seat (it plays on)
+                n = len(returns)
+                return [
+                    r - self.contempt if s == self._root else r + self.contempt / (n - 1)
+                    for s, r in enumerate(returns)
+                ]
+            return returns
         values = [float(v) for v in self.evaluate(state)]
         if self.bounds is not None:
             lo, hi = self.bounds
@@ -276,6 +307,14 @@ class ExpectimaxBot:
         if loop and kept:
             kept = [(c, p / (1.0 - loop)) for c, p in kept]
         return kept
+
+    def _inner(self, state: State, depth: int) -> list[Action]:
+        """The actions searched at a decision node below the root (``beam`` best only)."""
+        actions: list[Action] = list(state.legal_actions())
+        beam = self.beam
+        if beam is not None and len(actions) > beam:
+            return self._ordered(state, actions, max(depth, 2))[:beam]
+        return self._ordered(state, actions, depth)
 
     def _ordered(self, state: State, actions: list[Action], depth: int) -> list[Action]:
         if self.order is not None:
@@ -343,7 +382,7 @@ class ExpectimaxBot:
         maximise = state.current_player() == 0
         best_action: Action | None = None
         best = -math.inf if maximise else math.inf
-        for action in self._ordered(state, list(state.legal_actions()), depth):
+        for action in self._inner(state, depth):
             v = self._scalar_value(state.apply(action), depth - 1, alpha, beta, 0)
             if maximise:
                 if v > best:
@@ -408,7 +447,7 @@ class ExpectimaxBot:
                 value = [v + p * c for v, c in zip(value, vector, strict=True)]
         else:
             value = []
-            for action in self._ordered(state, list(state.legal_actions()), depth):
+            for action in self._inner(state, depth):
                 result = self._vector_value(state.apply(action), depth - 1, 0)
                 if not value or result[player] > value[player]:
                     value, best_action = result, action

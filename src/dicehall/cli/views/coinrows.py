@@ -138,3 +138,19 @@ def summary(state: State) -> str:
 def confirm(state: State, action: object) -> bool:
     """Rolling has nothing to take back: only moves, captures and leaving are confirmed."""
     return state.action_to_text(action) != "roll"
+
+
+def hint(state: State) -> Text | None:
+    """The bot's ranking of the options of the player to act, with their values."""
+    from dicehall.bots.coinrows import hint as rank
+
+    assert isinstance(state, CoinRowsState)
+    lines = rank(state)
+    if not lines:
+        return None
+    coins = state.game.options["payoff"] == "coins"
+    unit = "net coins" if coins else "expected result, -1 loss .. +1 win"
+    text = Text(f"Best options for {seat_label(state.turn)} ({unit}):\n", style="bold")
+    for i, (action, value) in enumerate(lines):
+        text.append(f"  {action:<16} {value:+.2f}\n", style="green" if i == 0 else "")
+    return text
