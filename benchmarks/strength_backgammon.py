@@ -56,6 +56,7 @@ class Player:
     def __init__(self) -> None:
         self.seconds = 0.0
         self.decisions = 0
+        self.slowest = 0.0
 
     def choose(self, board: Any, d1: int, d2: int, single: bool) -> int:
         raise NotImplementedError
@@ -63,7 +64,9 @@ class Player:
     def timed_choose(self, board: Any, d1: int, d2: int, single: bool) -> int:
         start = time.perf_counter()
         i = self.choose(board, d1, d2, single)
-        self.seconds += time.perf_counter() - start
+        took = time.perf_counter() - start
+        self.seconds += took
+        self.slowest = max(self.slowest, took)
         self.decisions += 1
         return i
 
@@ -231,7 +234,9 @@ def main() -> None:
     report(a.name, b.name, results, args.scoring)
     for p in (a, b):
         rate = p.decisions / p.seconds if p.seconds else float("inf")
-        print(f"  {p.name}: {p.decisions} decisions, {rate:,.0f} moves/s")
+        print(
+            f"  {p.name}: {p.decisions} decisions, {rate:,.1f} moves/s, slowest {p.slowest:.2f} s"
+        )
     print(f"  wall time {elapsed:.0f} s")
 
 

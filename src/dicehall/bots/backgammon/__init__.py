@@ -45,6 +45,7 @@ class Settings:
     margin2: float = 0.1
     reply_keep: int = 2
     noise: float = 0.0
+    budget: int = 0  # positions evaluated before 2-ply gives way to 1-ply (0: no cap)
 
 
 #: every level ``Bot`` accepts: the public ``LEVELS`` plus names for benchmarks
@@ -53,7 +54,7 @@ SETTINGS: dict[str, Settings] = {
     "easy": Settings(evaluator="pubeval"),
     "medium": Settings(),
     "hard": Settings(plies=1),
-    "expert": Settings(plies=2),
+    "expert": Settings(plies=2, budget=60_000),
     "pubeval": Settings(evaluator="pubeval"),
     "0ply": Settings(),
     "1ply": Settings(plies=1, keep1=8),
@@ -151,6 +152,7 @@ class Bot:
             s.keep2,
             s.margin2,
             s.reply_keep,
+            s.budget,
         )
 
     # -- the protocol ------------------------------------------------------------

@@ -61,9 +61,9 @@ def rank_0ply(boards: Any, n: int, w1: Any, b1: Any, w2: Any, b2: Any, single: b
 @njit(cache=True)
 def _best_reply_0ply(
     opp: Any, d1: int, d2: int, w1: Any, b1: Any, w2: Any, b2: Any, single: bool, y: Any
-) -> None:
+) -> int:
     """The opponent (row 0 of ``opp``) plays his best 0-ply reply; ``y`` gets its value
-    for him."""
+    for him. Returns how many positions were evaluated."""
     n, _, boards, _ = plays(opp, d1, d2)
     best = -1e9
     cur = np.empty(5)
@@ -75,12 +75,14 @@ def _best_reply_0ply(
             y[:] = cur
         if boards[i, 0, 0] == CHECKERS:
             y[:] = cur
-            return
+            return i + 1
+    return n
 
 
 @njit(cache=True)
-def evaluate_1ply(board: Any, w1: Any, b1: Any, w2: Any, b2: Any, single: bool, y: Any) -> None:
-    """1-ply probabilities of the position after a play (mover in row 0)."""
+def _evaluate_1ply(
+    board: Any, w1: Any, b1: Any, w2: Any, b2: Any, single: bool, y: Any, counter: Any
+) -> None:
     if board[0, 0] == CHECKERS:
         evaluate_after(board, w1, b1, w2, b2, y)
         return
@@ -89,9 +91,63 @@ def evaluate_1ply(board: Any, w1: Any, b1: Any, w2: Any, b2: Any, single: bool, 
     mine = np.empty(5)
     y[:] = 0.0
     for r in range(ROLLS.shape[0]):
-        _best_reply_0ply(opp, ROLLS[r, 0], ROLLS[r, 1], w1, b1, w2, b2, single, reply)
+        counter[0] += _best_reply_0ply(opp, ROLLS[r, 0], ROLLS[r, 1], w1, b1, w2, b2, single, reply)
         flip(reply, mine)
         y += ROLL_WEIGHTS[r] * mine
+
+
+@njit(cache=True)
+def evaluate_1ply(board: Any, w1: Any, b1: Any, w2: Any, b2: Any, single: bool, y: Any) -> None:
+    """1-ply probabilities of the position after a play (mover in row 0)."""
+    _evaluate_1ply(board, w1, b1, w2, b2, single, y, np.zeros(1, dtype=np.int64))
+
+
+@njit(cache=True)
+def _evaluate_2ply(
+    board: Any,
+    w1: Any,
+    b1: Any,
+    w2: Any,
+    b2: Any,
+    single: bool,
+    keep: int,
+    margin: float,
+    y: Any,
+    counter: Any,
+    budget: int,
+) -> bool:
+    """2-ply into ``y``; False (``y`` unusable) if ``counter`` passed ``budget`` (> 0)."""
+    if board[0, 0] == CHECKERS:
+        evaluate_after(board, w1, b1, w2, b2, y)
+        return True
+    opp = swap(board)
+    mine = np.empty(5)
+    cur = np.empty(5)
+    best_y = np.empty(5)
+    y[:] = 0.0
+    for r in range(ROLLS.shape[0]):
+        n, _, boards, _ = plays(opp, ROLLS[r, 0], ROLLS[r, 1])
+        probs = rank_0ply(boards, n, w1, b1, w2, b2, single)
+        counter[0] += n
+        eqs = np.empty(n)
+        for i in range(n):
+            eqs[i] = equity(probs[i], single)
+        order = np.argsort(-eqs)
+        best = -1e9
+        for rank in range(min(keep, n)):
+            i = order[rank]
+            if eqs[i] < eqs[order[0]] - margin:
+                break
+            if budget > 0 and counter[0] > budget:
+                return False
+            _evaluate_1ply(boards[i], w1, b1, w2, b2, single, cur, counter)
+            eq = equity(cur, single)
+            if eq > best:
+                best = eq
+                best_y[:] = cur
+        flip(best_y, mine)
+        y += ROLL_WEIGHTS[r] * mine
+    return True
 
 
 @njit(cache=True)
@@ -108,33 +164,7 @@ def evaluate_2ply(
 ) -> None:
     """2-ply probabilities: the opponent's replies ranked at 0-ply, the best ``keep``
     (within ``margin``) valued at 1-ply, the best of those taken."""
-    if board[0, 0] == CHECKERS:
-        evaluate_after(board, w1, b1, w2, b2, y)
-        return
-    opp = swap(board)
-    mine = np.empty(5)
-    cur = np.empty(5)
-    best_y = np.empty(5)
-    y[:] = 0.0
-    for r in range(ROLLS.shape[0]):
-        n, _, boards, _ = plays(opp, ROLLS[r, 0], ROLLS[r, 1])
-        probs = rank_0ply(boards, n, w1, b1, w2, b2, single)
-        eqs = np.empty(n)
-        for i in range(n):
-            eqs[i] = equity(probs[i], single)
-        order = np.argsort(-eqs)
-        best = -1e9
-        for rank in range(min(keep, n)):
-            i = order[rank]
-            if eqs[i] < eqs[order[0]] - margin:
-                break
-            evaluate_1ply(boards[i], w1, b1, w2, b2, single, cur)
-            eq = equity(cur, single)
-            if eq > best:
-                best = eq
-                best_y[:] = cur
-        flip(best_y, mine)
-        y += ROLL_WEIGHTS[r] * mine
+    _evaluate_2ply(board, w1, b1, w2, b2, single, keep, margin, y, np.zeros(1, dtype=np.int64), 0)
 
 
 @njit(cache=True)
@@ -153,16 +183,21 @@ def analyse(
     keep2: int,
     margin2: float,
     reply_keep: int,
+    budget: int,
 ) -> tuple[Any, Any, Any]:
     """Every legal play valued: returns ``(probs, equities, depth)`` rows in play order.
 
     All plays get 0-ply values; the best ``keep1`` within ``margin1`` are re-valued at
     1-ply when ``plies >= 1``, and of those the best ``keep2`` within ``margin2`` at
     2-ply when ``plies >= 2``. ``depth[i]`` tells how deep play i was searched;
-    compare equities only among plays of the greatest depth.
+    compare equities only among plays of the greatest depth. A positive ``budget``
+    caps the positions evaluated: when the 2-ply stage would pass it, it is dropped
+    altogether and the 1-ply values decide (deterministic, unlike a clock).
     """
     n, _, boards, _ = plays(board, d1, d2)
     probs = rank_0ply(boards, n, w1, b1, w2, b2, single)
+    counter = np.zeros(1, dtype=np.int64)
+    counter[0] = n
     eqs = np.empty(n)
     depth = np.zeros(n, dtype=np.int64)
     for i in range(n):
@@ -183,14 +218,34 @@ def analyse(
             sub[c] = -eqs[cand[c]]
         order = np.argsort(sub)
         top = eqs[cand[order[0]]]
+        saved_probs = probs.copy()
+        saved_eqs = eqs.copy()
+        saved_depth = depth.copy()
         for rank in range(min(keep, m)):
             i = cand[order[rank]]
             if eqs[i] < top - margin:
                 break
             if level == 1:
-                evaluate_1ply(boards[i], w1, b1, w2, b2, single, probs[i])
+                _evaluate_1ply(boards[i], w1, b1, w2, b2, single, probs[i], counter)
             else:
-                evaluate_2ply(boards[i], w1, b1, w2, b2, single, reply_keep, 0.1, probs[i])
+                done = _evaluate_2ply(
+                    boards[i],
+                    w1,
+                    b1,
+                    w2,
+                    b2,
+                    single,
+                    reply_keep,
+                    0.1,
+                    probs[i],
+                    counter,
+                    budget,
+                )
+                if not done:
+                    probs[:] = saved_probs
+                    eqs[:] = saved_eqs
+                    depth[:] = saved_depth
+                    return probs, eqs, depth
             eqs[i] = equity(probs[i], single)
             depth[i] = level
     return probs, eqs, depth

@@ -135,7 +135,6 @@ def train_games(
     target = np.zeros(5)
     err = np.zeros(5)
     z = np.zeros(5)
-    vz = np.zeros(5)
     v_prev0 = np.zeros(5)
     v_cur0 = np.zeros(5)
     traces = lam > 0.0
@@ -198,7 +197,6 @@ def train_games(
                 flip(z, target)
                 if have_prev:
                     if traces:
-                        flip(target, vz)
                         if seat == 0:
                             v_cur0[:] = z
                         else:
