@@ -1,6 +1,6 @@
 """White Die figures, computed exactly (and one measured): run
 
-    python benchmarks/whitedie_figures.py [--games 4000] [--seed 1]
+    python benchmarks/whitedie_figures.py [--games 16000] [--seed 1]
 
 Prints
 * the exact expected score of each challenge under optimal play and without skill
@@ -180,7 +180,7 @@ def simulate(games: int, seed: int, exact: float) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--games", type=int, default=4000)
+    parser.add_argument("--games", type=int, default=16000)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     win = winprob_table(TARGET, CHART)

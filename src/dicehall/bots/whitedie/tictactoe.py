@@ -130,7 +130,7 @@ SCORES: Leaf = tuple(range(13))
 _BOUNDS: dict[Leaf, dict[_Key, tuple[int, int]]] = {}
 """Transposition tables per objective: proven (lower, upper) bounds of positions
 already searched. A cache only (values never depend on it); cleared past ``_LIMIT``."""
-_LIMIT = 3_000_000
+_LIMIT = 500_000
 
 
 def ranks(utility: Sequence[float]) -> Leaf:
