@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import math
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -220,6 +221,7 @@ def main() -> None:
     results: list[float] = []
     started = time.perf_counter()
     try:
+        signal.signal(signal.SIGTERM, signal.default_int_handler)
         for pair in range(args.games // 2):
             rolls = dice_for_pair(args.seed, pair)
             results.append(play_game(a, b, True, rolls, single))
@@ -227,6 +229,10 @@ def main() -> None:
             if args.every and len(results) % args.every == 0:
                 w = sum(r > 0 for r in results) / len(results)
                 print(f"  {len(results)} games: {a.name} wins {100 * w:.1f}%", flush=True)
+    except KeyboardInterrupt:
+        # stopped early (Ctrl-C or SIGTERM): report the whole pairs played so far
+        del results[len(results) - len(results) % 2 :]
+        print(f"  stopped early after {len(results)} games")
     finally:
         a.close()
         b.close()
