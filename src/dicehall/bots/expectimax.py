@@ -87,23 +87,22 @@ def return_bounds(state: State) -> tuple[float, float] | None:
 class ExpectimaxBot:
     """An expectimax (expectiminimax for two players) agent for any registered game.
 
-    ``depth`` is the number of decisions searched ahead; ``evaluate`` scores the
-    leaves; ``bounds`` are the lowest and highest possible value (returns and
-    evaluations) and enable Star1 pruning at chance nodes; ``order`` sorts actions
-    (default: the transposition cache's best action first, then by the shallow
-    evaluation of the action's result); ``time_limit`` turns the search into
-    iterative deepening that stops after that many seconds with the deepest
-    completed answer (not reproducible; fixed depth is). ``node_limit`` does the
-    same with a budget of searched nodes per decision, which bounds the time and
-    stays reproducible. With ``chance_at_horizon``
-    the dice that follow the last decision searched are still averaged over (so a
-    decision to roll is valued by its outcomes); without it the evaluation sees the
-    state before the dice, as backgammon evaluators expect. ``beam`` limits the
-    decisions below the root to that many best actions by the ordering (forward
-    pruning: faster, but no longer exact; off by default). ``contempt`` makes a
-    drawn end worth that much less to the seat searching (so it plays on against a
-    weaker opponent instead of settling for a draw). ``seed`` fixes the
-    sampling of huge chance nodes and nothing else.
+    ``depth`` is the number of decisions searched ahead; ``evaluate`` scores the leaves;
+    ``bounds`` are the lowest and highest possible value (returns and evaluations) and
+    enable Star1 pruning at chance nodes; ``order`` sorts actions (default: the
+    transposition cache's best action first, then by the shallow evaluation of the action's
+    result); ``time_limit`` turns the search into iterative deepening that stops after that
+    many seconds with the deepest completed answer (not reproducible; fixed depth is).
+    ``node_limit`` does the same with a budget of work per decision (states generated,
+    whether searched or only evaluated for move ordering), which bounds the time and stays
+    reproducible. With ``chance_at_horizon`` the dice that follow the last decision searched
+    are still averaged over (so a decision to roll is valued by its outcomes); without it
+    the evaluation sees the state before the dice, as backgammon evaluators expect. ``beam``
+    limits the decisions below the root to that many best actions by the ordering (forward
+    pruning: faster, but no longer exact; off by default). ``contempt`` makes a drawn end
+    worth that much less to the seat searching (so it plays on against a weaker opponent
+    instead of settling for a draw). ``seed`` fixes the sampling of huge chance nodes and
+    nothing else.
     """
 
     def __init__(
@@ -298,6 +297,7 @@ class ExpectimaxBot:
         for action, p in pairs:
             if p <= 0.0:
                 continue
+            self._tick()
             child = state.apply(action)
             # the tied opening roll of backgammon: the same chance node again
             if child == state:
@@ -324,6 +324,7 @@ class ExpectimaxBot:
             scalar = self._scalar(state)
 
             def key(action: Action) -> float:
+                self._tick()  # ordering costs a state and an evaluation per action
                 v = self._leaf(state.apply(action))
                 if scalar:
                     return -(v[0] if player == 0 else -v[0])

@@ -45,7 +45,7 @@ LEVEL_SPECS: dict[str, Level] = {
     # two decisions ahead (a move and the capture/roll/leave after it)
     "advanced": Level(2, evaluate, contempt=CONTEMPT),
     # three decisions ahead where the budget allows (about a second at most), else two
-    "expert": Level(3, evaluate, node_limit=6_000, contempt=CONTEMPT),
+    "expert": Level(3, evaluate, node_limit=3_000, contempt=CONTEMPT),
 }
 LEVELS = tuple(LEVEL_SPECS)
 DEFAULT_LEVEL = "advanced"
