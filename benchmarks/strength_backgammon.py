@@ -220,8 +220,14 @@ def main() -> None:
         return
     results: list[float] = []
     started = time.perf_counter()
+    stop: list[int] = []
+
+    def request_stop(*_: Any) -> None:
+        stop.append(1)  # finish the pair being played, then report
+
+    signal.signal(signal.SIGTERM, request_stop)
+    signal.signal(signal.SIGINT, request_stop)
     try:
-        signal.signal(signal.SIGTERM, signal.default_int_handler)
         for pair in range(args.games // 2):
             rolls = dice_for_pair(args.seed, pair)
             results.append(play_game(a, b, True, rolls, single))
@@ -229,10 +235,9 @@ def main() -> None:
             if args.every and len(results) % args.every == 0:
                 w = sum(r > 0 for r in results) / len(results)
                 print(f"  {len(results)} games: {a.name} wins {100 * w:.1f}%", flush=True)
-    except KeyboardInterrupt:
-        # stopped early (Ctrl-C or SIGTERM): report the whole pairs played so far
-        del results[len(results) - len(results) % 2 :]
-        print(f"  stopped early after {len(results)} games")
+            if stop:
+                print(f"  stopped early after {len(results)} games")
+                break
     finally:
         a.close()
         b.close()
