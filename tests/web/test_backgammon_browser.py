@@ -124,6 +124,9 @@ def test_reload_in_the_middle_of_a_game(server: Any, context: Any, new_game: Any
         seq = snap["seq"]
         play_backgammon_turn(page, pick=turn)
     snap = wait_my_turn_or_end(page, seq)
+    while not snap["moves"]["nodes"][0]["edges"]:  # the dice allow no move: confirm the pass
+        play_backgammon_turn(page)
+        snap = wait_my_turn_or_end(page, snap["seq"])
     # half a turn clicked, then reload: the board comes back as the server has it
     first = snap["moves"]["nodes"][0]["edges"][0]
     page.click(f'#board [data-point="{first[0]}"]')
