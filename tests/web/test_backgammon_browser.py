@@ -34,7 +34,7 @@ def test_complete_game_against_random_bot(server: Any, context: Any, new_game: A
     assert snapshot(page)["returns"] is not None
     # the replay viewer steps through every action
     page.click('[data-button="replay"]')
-    page.wait_for_function("window.dicehall.frames && window.dicehall.frames.length > 1")
+    page.wait_for_function("window.dicehall?.frames && window.dicehall?.frames.length > 1")
     frames = page.evaluate("window.dicehall.frames.length")
     assert frames == len(record["actions"]) + 1
     page.click('[data-button="next"]')
@@ -83,20 +83,20 @@ def test_online_game_between_two_browsers_with_a_spectator(server: Any, browser:
         bob.wait_for_selector('[data-button="join-1"]')
         bob.fill("#join-name", "Bob")
         bob.click('[data-button="join-1"]')
-        bob.wait_for_function("window.dicehall.snapshot.you.includes(1)")
+        bob.wait_for_function("window.dicehall?.snapshot?.you.includes(1)")
         watcher.goto(link)
         watcher.wait_for_function("window.dicehall && window.dicehall.snapshot")
-        ann.wait_for_function("window.dicehall.snapshot.status === 'playing'")
+        ann.wait_for_function("window.dicehall?.snapshot?.status === 'playing'")
         assert [p["name"] for p in snapshot(ann)["players"]] == ["Ann", "Bob"]
         pages = {0: ann, 1: bob}
         for turn in range(8):
-            ann.wait_for_function("window.dicehall.snapshot.to_move !== null")
+            ann.wait_for_function("window.dicehall?.snapshot?.to_move !== null")
             snap = snapshot(ann)
             mover = pages[snap["to_move"]]
             snap = wait_my_turn_or_end(mover, snap["seq"] - 1)
             text = play_backgammon_turn(mover, pick=turn)
-            mover.wait_for_function(f"window.dicehall.snapshot.seq > {snap['seq']}")
-            watcher.wait_for_function(f"window.dicehall.snapshot.seq > {snap['seq']}")
+            mover.wait_for_function(f"window.dicehall?.snapshot?.seq > {snap['seq']}")
+            watcher.wait_for_function(f"window.dicehall?.snapshot?.seq > {snap['seq']}")
             seen = snapshot(watcher)
             assert seen["last"]["text"] == text and seen["legal"] is None
             assert watcher.locator("#board .last-to").count() > 0  # last move highlighted
@@ -107,7 +107,7 @@ def test_online_game_between_two_browsers_with_a_spectator(server: Any, browser:
         assert watcher.locator("#board [data-point]").count() == 0
         final = snapshot(watcher)
         for p in (ann, bob):
-            p.wait_for_function(f"window.dicehall.snapshot.seq === {final['seq']}")
+            p.wait_for_function(f"window.dicehall?.snapshot?.seq === {final['seq']}")
         assert not errors
     finally:
         for c in contexts:
@@ -136,7 +136,7 @@ def test_reload_in_the_middle_of_a_game(server: Any, context: Any, new_game: Any
     assert again["seq"] == snap["seq"] and again["view"] == snap["view"]
     assert again["you"] == [0] and again["legal"] == snap["legal"]
     play_backgammon_turn(page)
-    page.wait_for_function(f"window.dicehall.snapshot.seq > {snap['seq']}")
+    page.wait_for_function(f"window.dicehall?.snapshot?.seq > {snap['seq']}")
 
 
 def test_server_killed_and_restarted_in_the_middle_of_a_game(own_server: Any, context: Any) -> None:
@@ -150,15 +150,15 @@ def test_server_killed_and_restarted_in_the_middle_of_a_game(own_server: Any, co
         play_backgammon_turn(page, pick=turn)
     snap = wait_my_turn_or_end(page, seq)
     own_server.kill()  # SIGKILL: no shutdown code runs
-    page.wait_for_function("!window.dicehall.connected")
+    page.wait_for_function("!window.dicehall?.connected")
     assert "offline" in page.inner_text("#conn")
     own_server.start()  # same port, same database
-    page.wait_for_function("window.dicehall.connected", timeout=20_000)
-    page.wait_for_function(f"window.dicehall.snapshot.seq === {snap['seq']}")
+    page.wait_for_function("window.dicehall?.connected", timeout=20_000)
+    page.wait_for_function(f"window.dicehall?.snapshot?.seq === {snap['seq']}")
     again = snapshot(page)
     assert again["view"] == snap["view"] and again["log"] == snap["log"]
     play_backgammon_turn(page)
-    page.wait_for_function(f"window.dicehall.snapshot.seq > {snap['seq']}")
+    page.wait_for_function(f"window.dicehall?.snapshot?.seq > {snap['seq']}")
 
 
 def test_two_people_on_one_device(server: Any, context: Any) -> None:

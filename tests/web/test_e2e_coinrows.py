@@ -43,15 +43,16 @@ def open_board(
 
 def wait_change(page: Any, seq: int) -> None:
     page.wait_for_function(
-        f"window.dicehall.snapshot.seq !== {seq} || window.dicehall.snapshot.status === 'finished'"
+        f"(window.dicehall?.snapshot?.seq ?? {seq}) !== {seq}"
+        " || window.dicehall?.snapshot?.status === 'finished'"
     )
 
 
 def wait_my_turn(page: Any, seat: int = 0, timeout: float = 20_000) -> dict[str, Any]:
     """Wait until ``seat`` is to move (with its legal moves) or the game is over."""
     page.wait_for_function(
-        "(seat) => { const s = window.dicehall.snapshot;"
-        " return s.status === 'finished' || (s.to_move === seat && s.moves !== null); }",
+        "(seat) => { const s = window.dicehall?.snapshot;"
+        " return !!s && (s.status === 'finished' || (s.to_move === seat && s.moves !== null)); }",
         arg=seat,
         timeout=timeout,
     )
@@ -83,7 +84,7 @@ def play_phase_b(page: Any, rng: random.Random, seq: int) -> list[str]:
 def walk_replay(page: Any, errors: list[str]) -> int:
     """Open the replay viewer of the finished game and draw every frame with this board."""
     page.locator("[data-button='replay']").first.click()
-    page.wait_for_function("window.dicehall && window.dicehall.frames.length > 1")
+    page.wait_for_function("window.dicehall && window.dicehall?.frames.length > 1")
     page.wait_for_selector("svg.coinrows-board")
     frames = int(page.evaluate("window.dicehall.frames.length"))
     for i in range(frames):
@@ -158,7 +159,7 @@ def test_seat_two_sees_the_board_turned(server: Any, browser: Any, new_game: Any
     """Seat 2 has his home row (7) at the bottom and column g on the left."""
     context, page, _ = open_board(browser, server, new_game, {"leaving": False}, seat=1, width=1000)
     try:
-        page.wait_for_function("window.dicehall.snapshot.to_move === 1")
+        page.wait_for_function("window.dicehall?.snapshot?.to_move === 1")
         assert page.locator("svg.coinrows-board").get_attribute("data-viewer") == "1"
         a7 = page.locator("[data-coin='a7']").bounding_box()
         b7 = page.locator("[data-coin='b7']").bounding_box()

@@ -44,8 +44,8 @@ def open_board(
 
 def wait_change(page: Any, seq: int) -> None:
     page.wait_for_function(
-        "(seq) => window.dicehall.snapshot.seq !== seq"
-        " || window.dicehall.snapshot.status === 'finished'",
+        "(seq) => (window.dicehall?.snapshot?.seq ?? seq) !== seq"
+        " || window.dicehall?.snapshot?.status === 'finished'",
         arg=seq,
     )
 
@@ -123,7 +123,7 @@ def check_result(page: Any, errors: list[str]) -> dict[str, Any]:
 def walk_replay(page: Any, errors: list[str]) -> int:
     """Open the replay viewer of the finished game and draw every frame with this board."""
     page.locator("[data-button='replay']").first.click()
-    page.wait_for_function("window.dicehall && window.dicehall.frames.length > 1")
+    page.wait_for_function("window.dicehall && window.dicehall?.frames.length > 1")
     page.wait_for_selector("svg.whitedie-table")
     frames = int(page.evaluate("window.dicehall.frames.length"))
     for i in range(frames):
