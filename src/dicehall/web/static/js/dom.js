@@ -79,3 +79,21 @@ export function seatColor(seat) {
 export function escapeText(text) {
   return String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
+
+/** Attributes that make an SVG element a button: click, Enter/Space, focusable.
+ *  `onKey` runs before `fn` when the key was used (boards remember focus with it). */
+export function pressable(fn, label, onKey = () => {}) {
+  if (!fn) return {};
+  return {
+    onclick: fn,
+    onkeydown: (e) => {
+      if (e.key !== "Enter" && e.key !== " ") return;
+      e.preventDefault();
+      onKey();
+      fn();
+    },
+    tabindex: 0,
+    role: "button",
+    "aria-label": label,
+  };
+}

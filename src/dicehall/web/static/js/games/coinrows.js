@@ -11,7 +11,7 @@
 //   [data-button="undo"]          while moving two coins: take back the first coin
 //   svg[data-phase], svg[data-turn] the phase ("A", "B", "over") and the seat on turn
 
-import { animateTranslate, clear, dieFace, html, svg } from "../dom.js";
+import { animateTranslate, clear, dieFace, html, svg, pressable } from "../dom.js";
 
 const CSS = "/static/css/games-coinrows-whitedie.css";
 const COLS = "abcdefg";
@@ -33,22 +33,12 @@ function ensureCss() {
   }
 }
 
-/** Attributes that make an SVG element a button: click, Enter/Space, focusable. */
+/** A board button (see pressable) that keeps keyboard focus across redraws. */
 function press(root, fn, label, selector) {
-  if (!fn) return {};
-  return {
-    onclick: fn,
-    onkeydown: (e) => {
-      if (e.key !== "Enter" && e.key !== " ") return;
-      e.preventDefault();
-      const st = boards.get(root);
-      if (st) st.focus = selector;
-      fn();
-    },
-    tabindex: 0,
-    role: "button",
-    "aria-label": label,
-  };
+  return pressable(fn, label, () => {
+    const st = boards.get(root);
+    if (st) st.focus = selector;
+  });
 }
 
 const square = (c, r) => `${COLS[c]}${r + 1}`;

@@ -12,7 +12,7 @@
 //   [data-button="opponent"][data-seat="N"]  play against seat N (0-based)
 //   [data-score-seat="N"]         seat N's score card;  svg.whitedie-table[data-phase]
 
-import { clear, dieFace, html, svg } from "../dom.js";
+import { clear, dieFace, html, svg, pressable } from "../dom.js";
 
 const CSS = "/static/css/games-coinrows-whitedie.css";
 // the table is 600 units wide beside the challenge's drawing, or 360 on a phone with the
@@ -35,22 +35,12 @@ function ensureCss() {
   }
 }
 
-/** Attributes that make an SVG element a button: click, Enter/Space, focusable. */
+/** A board button (see pressable) that keeps keyboard focus across redraws. */
 function press(root, fn, label, selector) {
-  if (!fn) return {};
-  return {
-    onclick: fn,
-    onkeydown: (e) => {
-      if (e.key !== "Enter" && e.key !== " ") return;
-      e.preventDefault();
-      const st = boards.get(root);
-      if (st) st.focus = selector;
-      fn();
-    },
-    tabindex: 0,
-    role: "button",
-    "aria-label": label,
-  };
+  return pressable(fn, label, () => {
+    const st = boards.get(root);
+    if (st) st.focus = selector;
+  });
 }
 
 const seatFill = (seat) => `var(--seat${seat}, ${SEAT_FALLBACK[seat % SEAT_FALLBACK.length]})`;
