@@ -1,7 +1,7 @@
 """Backgammon strength: N games between two bots, colours swapped with common dice.
 
-    python benchmarks/strength_backgammon.py A B [--games 10000] [--seed 1]
-                                               [--scoring single|standard]
+    python benchmarks/strength_backgammon.py A B [--games 10000] [--seed 1] [--workers 2]
+                                               [--scoring single|standard] [--out FILE]
 
 A and B are any of: ``random``, ``pubeval``, ``0ply``, ``1ply``, ``2ply``, a level
 (``beginner`` ... ``expert``, also written ``bot:expert``), or ``gnubg[:PLIES]``
@@ -13,12 +13,19 @@ Games come in pairs: both games of a pair use the same dice sequence, with A
 playing first seat in one and second in the other, which cancels much of the luck.
 Prints A's share of wins with a 95% confidence interval, points per game with its
 95% interval, gammon rates and the decisions per second of each side.
+
+Every pair's dice and every bot's random choices are seeded by ``(seed, pair)``, so
+the result is the same for any ``--workers``. ``--out`` writes each game's points as
+JSON lines while the run goes, and ``--resume`` skips the pairs already in that file:
+a long run survives being stopped (Ctrl-C or SIGTERM stop it cleanly).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
+import multiprocessing
 import shutil
 import signal
 import subprocess
@@ -71,6 +78,9 @@ class Player:
         self.decisions += 1
         return i
 
+    def reseed(self, seed: int, pair: int) -> None:
+        """Make the player's own random choices (if any) depend on the pair only."""
+
     def close(self) -> None:
         pass
 
@@ -80,6 +90,9 @@ class RandomPlayer(Player):
         super().__init__()
         self.name = "random"
         self.rng = np.random.default_rng(seed)
+
+    def reseed(self, seed: int, pair: int) -> None:
+        self.rng = np.random.default_rng([seed, pair])
 
     def choose(self, board: Any, d1: int, d2: int, single: bool) -> int:
         from dicehall.games.backgammon.fast import plays
@@ -96,6 +109,9 @@ class BotPlayer(Player):
         net = Network.load(weights) if weights else None
         self.bot = Bot(level=level, seed=seed, network=net)
         self.name = level
+
+    def reseed(self, seed: int, pair: int) -> None:
+        self.bot._rng = np.random.default_rng([seed, pair])
 
     def choose(self, board: Any, d1: int, d2: int, single: bool) -> int:
         return self.bot.choose(board, d1, d2, single)
@@ -195,66 +211,132 @@ def dice_for_pair(seed: int, pair: int, length: int = 2000) -> Any:
     return rolls[:, ::-1].copy()
 
 
+_WORKER: dict[str, Any] = {}
+
+
+def _init_worker(a: str, b: str, seed: int, weights: str | None) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _WORKER["players"] = (make_player(a, seed, weights), make_player(b, seed + 1, weights))
+    _WORKER["seed"] = seed
+
+
+def _play_pair(job: tuple[int, bool]) -> tuple[int, list[int], list[tuple[int, float, float]]]:
+    """Both games of one pair; returns A's points and each side's timing so far."""
+    pair, single = job
+    a, b = _WORKER["players"]
+    seed = _WORKER["seed"]
+    before = [(p.decisions, p.seconds) for p in (a, b)]
+    a.reseed(seed, pair)
+    b.reseed(seed + 1, pair)
+    rolls = dice_for_pair(seed, pair)
+    points = [play_game(a, b, True, rolls, single), play_game(a, b, False, rolls, single)]
+    stats = [
+        (p.decisions - d, p.seconds - t, p.slowest)
+        for p, (d, t) in zip((a, b), before, strict=True)
+    ]
+    return pair, points, stats
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("a")
     parser.add_argument("b")
     parser.add_argument("--games", type=int, default=10_000, help="total games (even)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=1, help="processes playing pairs")
     parser.add_argument("--scoring", choices=("single", "standard"), default="single")
     parser.add_argument("--weights", default=None, help="weights for the net bots")
     parser.add_argument("--every", type=int, default=0, help="print a line every N games")
+    parser.add_argument("--out", default=None, help="append each pair's points (JSON lines)")
+    parser.add_argument("--resume", action="store_true", help="skip the pairs already in --out")
     parser.add_argument(
         "--python", action="store_true", help="no compiled loop even for 0ply vs pubeval"
     )
     args = parser.parse_args()
+    if args.resume and not args.out:
+        parser.error("--resume needs --out FILE (the file of a previous run)")
     single = args.scoring == "single"
     specs = [s.lower().removeprefix("bot:") for s in (args.a, args.b)]
-    if specs == ["0ply", "pubeval"] and not args.python:
+    if specs == ["0ply", "pubeval"] and not args.python and not args.out:
         compiled_0ply_vs_pubeval(args.games, args.seed, single, args.weights)
         return
-    a = make_player(args.a, args.seed, args.weights)
-    b = make_player(args.b, args.seed + 1, args.weights)
-    if a is None or b is None:
+    if any(s.startswith("gnubg") for s in specs) and not shutil.which(GNUBG):
         print(f"skipped: {GNUBG} is not installed")
         return
-    results: list[float] = []
-    started = time.perf_counter()
+    for spec in specs:  # a bad name fails here, not in a worker
+        if not spec.startswith("gnubg"):
+            make_player(spec, args.seed, args.weights)
+
+    done: dict[int, list[int]] = {}
+    header = {"a": args.a, "b": args.b, "seed": args.seed, "scoring": args.scoring}
+    if args.resume and Path(args.out).exists():
+        for line in Path(args.out).read_text().splitlines():
+            row = json.loads(line)
+            if "pair" in row:
+                done[row["pair"]] = row["points"]
+            elif {k: row.get(k) for k in header} != header:
+                sys.exit(f"{args.out} holds another run ({row}); not resuming it")
+        print(f"resuming: {len(done)} pairs already played")
+    elif args.out:
+        Path(args.out).write_text(json.dumps(header) + "\n")
+    out = open(args.out, "a") if args.out else None  # noqa: SIM115
+
+    todo = [(pair, single) for pair in range(args.games // 2) if pair not in done]
+    names = [s.removeprefix("bot:") for s in specs]
+    names = [
+        n if not n.startswith("gnubg") else f"gnubg:{n.partition(':')[2] or 0}ply" for n in names
+    ]
+    timing = [[0, 0.0, 0.0], [0, 0.0, 0.0]]  # decisions, seconds, slowest
     stop: list[int] = []
 
     def request_stop(*_: Any) -> None:
-        stop.append(1)  # finish the pair being played, then report
+        stop.append(1)  # finish the pairs being played, then report
 
     signal.signal(signal.SIGTERM, request_stop)
     signal.signal(signal.SIGINT, request_stop)
+    started = time.perf_counter()
+    pool = multiprocessing.get_context("fork").Pool(
+        args.workers, _init_worker, (args.a, args.b, args.seed, args.weights)
+    )
     try:
-        for pair in range(args.games // 2):
-            rolls = dice_for_pair(args.seed, pair)
-            results.append(play_game(a, b, True, rolls, single))
-            results.append(play_game(a, b, False, rolls, single))
-            if args.every and len(results) % args.every == 0:
-                w = sum(r > 0 for r in results) / len(results)
-                print(f"  {len(results)} games: {a.name} wins {100 * w:.1f}%", flush=True)
+        for pair, points, stats in pool.imap_unordered(_play_pair, todo, chunksize=1):
+            done[pair] = points
+            if out:
+                out.write(json.dumps({"pair": pair, "points": points}) + "\n")
+                out.flush()
+            for side, (d, t, slow) in enumerate(stats):
+                timing[side][0] += d
+                timing[side][1] += t
+                timing[side][2] = max(timing[side][2], slow)
+            n = 2 * len(done)
+            if args.every and n % args.every == 0:
+                w = sum(p > 0 for pts in done.values() for p in pts) / n
+                print(f"  {n} games: {names[0]} wins {100 * w:.2f}%", flush=True)
             if stop:
-                print(f"  stopped early after {len(results)} games")
+                print(f"  stopped early after {n} games")
                 break
     finally:
-        a.close()
-        b.close()
+        pool.terminate()
+        pool.join()
+        if out:
+            out.close()
     elapsed = time.perf_counter() - started
-    report(a.name, b.name, results, args.scoring)
-    for p in (a, b):
-        rate = p.decisions / p.seconds if p.seconds else float("inf")
-        print(
-            f"  {p.name}: {p.decisions} decisions, {rate:,.1f} moves/s, slowest {p.slowest:.2f} s"
-        )
-    print(f"  wall time {elapsed:.0f} s")
+    results = [p for pair in sorted(done) for p in done[pair]]
+    report(names[0], names[1], results, args.scoring)
+    for name, (decisions, seconds, slowest) in zip(names, timing, strict=True):
+        rate = decisions / seconds if seconds else float("inf")
+        print(f"  {name}: {decisions} decisions, {rate:,.1f} moves/s, slowest {slowest:.2f} s")
+    print(f"  wall time {elapsed:.0f} s with {args.workers} worker(s)")
 
 
 def report(a: str, b: str, results: Any, scoring: str) -> None:
     """A's wins and points per game with 95% intervals."""
     single = scoring == "single"
     n = len(results)
+    if n == 0:
+        print(f"{a} vs {b}: no games played")
+        return
     pts = np.array(results, dtype=float)
     wins = float(np.mean(pts > 0))
     ci = 1.96 * math.sqrt(wins * (1 - wins) / n)

@@ -54,7 +54,7 @@ SETTINGS: dict[str, Settings] = {
     "easy": Settings(evaluator="pubeval"),
     "medium": Settings(),
     "hard": Settings(plies=1),
-    "expert": Settings(plies=2, budget=60_000),
+    "expert": Settings(plies=2, keep2=3, reply_keep=1, budget=300_000),
     "pubeval": Settings(evaluator="pubeval"),
     "0ply": Settings(),
     "1ply": Settings(plies=1, keep1=8),

@@ -31,8 +31,20 @@ DEFAULT_WEIGHTS = "weights.npz"
 Array = np.ndarray[Any, np.dtype[np.float64]]
 
 
+#: the logistic function tabulated on [-16, 16] in steps of 1/1000; interpolating it
+#: linearly is within 2e-8 of ``1 / (1 + exp(-z))`` and about twice as fast as ``exp``
+_SIGMOID_STEPS = 1000.0
+_SIGMOID_TABLE = 1.0 / (1.0 + np.exp(-np.linspace(-16.0, 16.0, 32_001)))
+
+
 @njit(cache=True)
 def sigmoid(z: float) -> float:
+    """The logistic function: a table lookup in [-16, 16], ``exp`` beyond."""
+    if -16.0 < z < 16.0:
+        u = (z + 16.0) * _SIGMOID_STEPS
+        i = int(u)
+        lo = _SIGMOID_TABLE[i]
+        return float(lo + (u - i) * (_SIGMOID_TABLE[i + 1] - lo))
     if z < -40.0:
         return 0.0
     if z > 40.0:
@@ -52,11 +64,16 @@ def forward(x: Any, w1: Any, b1: Any, w2: Any, b2: Any, h: Any, y: Any) -> None:
                 h[j] += xi * w1[i, j]
     for j in range(nh):
         h[j] = sigmoid(h[j])
-    for k in range(y.shape[0]):
-        z = b2[k]
-        for j in range(nh):
-            z += h[j] * w2[j, k]
-        y[k] = sigmoid(z)
+    # the five outputs in registers, w2 read row by row (it is (hidden, 5), C order)
+    z0, z1, z2, z3, z4 = b2[0], b2[1], b2[2], b2[3], b2[4]
+    for j in range(nh):
+        hj = h[j]
+        z0 += hj * w2[j, 0]
+        z1 += hj * w2[j, 1]
+        z2 += hj * w2[j, 2]
+        z3 += hj * w2[j, 3]
+        z4 += hj * w2[j, 4]
+    y[0], y[1], y[2], y[3], y[4] = sigmoid(z0), sigmoid(z1), sigmoid(z2), sigmoid(z3), sigmoid(z4)
 
 
 @njit(cache=True)
