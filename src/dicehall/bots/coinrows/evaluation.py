@@ -170,7 +170,9 @@ def evaluate(
     to the seat ``root`` (the one searching) and that much more to the other.
     """
     assert isinstance(state, CoinRowsState)
-    key = (state, weights, contempt, root)
+    # the shared weight sets key by a small int: hashing a dataclass costs a call
+    wkey = 0 if weights is DEFAULT_WEIGHTS else 1 if weights is GREEDY_WEIGHTS else weights
+    key = (state, wkey, contempt, root)
     cached = _CACHE.get(key)
     if cached is None:
         if len(_CACHE) >= _CACHE_SIZE:

@@ -24,7 +24,7 @@ A turn runs through the phases of the rules:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields
 from enum import Enum
 from fractions import Fraction
 from functools import cached_property
@@ -540,7 +540,10 @@ class CoinRowsState(State[Action]):
 
     # -- transitions ----------------------------------------------------
     def _replace(self, **changes: Any) -> CoinRowsState:
-        return replace(self, **changes)
+        # what dataclasses.replace does, without its per-call introspection (hot in search)
+        values = {name: getattr(self, name) for name in _STATE_FIELDS}
+        values.update(changes)
+        return CoinRowsState(**values)
 
     def _after_roll(self, roll: Roll) -> CoinRowsState:
         # a player with a coin on the board can always move it (at least one square)
@@ -689,7 +692,9 @@ class CoinRowsState(State[Action]):
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, CoinRowsState):
             return NotImplemented
-        return self.game == other.game and self._key() == other._key()
+        if self is other:
+            return True
+        return (self.game is other.game or self.game == other.game) and self._key() == other._key()
 
     def __hash__(self) -> int:
         return hash(self._key())
@@ -700,3 +705,7 @@ class CoinRowsState(State[Action]):
             f"<CoinRowsState {self.board_code()} purses {self.purses[0]}/{self.purses[1]} "
             f"seat {self.turn + 1} phase {self.phase.value}{roll} turn {self.turn_number}>"
         )
+
+
+#: the dataclass fields of a state, in order (for the fast ``_replace``)
+_STATE_FIELDS = tuple(f.name for f in fields(CoinRowsState))
