@@ -81,3 +81,24 @@ def test_the_trained_net_prefers_sensible_openings() -> None:
 
     state = load_game("backgammon").new_initial_state().apply_text("3-1")
     assert state.action_to_text(Bot(level="medium").act(state)) == "8/5 6/5"
+
+
+def test_compiled_forward_pass_equals_plain_numpy() -> None:
+    """The tabulated sigmoid and the register-held outputs change nothing that matters:
+    the compiled pass agrees with ``sigmoid(sigmoid(x W1 + b1) W2 + b2)`` to 1e-6."""
+    from dicehall.bots.backgammon.network import forward, sigmoid
+
+    net = default_network()
+    w1, b1, w2, b2 = net.params()
+    worst = 0.0
+    for board in random_positions(300, seed=7):
+        x = features(board)
+        h, y = np.empty(net.hidden), np.empty(5)
+        forward(x, w1, b1, w2, b2, h, y)
+        hidden = 1.0 / (1.0 + np.exp(-(x @ w1 + b1)))
+        expected = 1.0 / (1.0 + np.exp(-(hidden @ w2 + b2)))
+        worst = max(worst, float(np.abs(y - expected).max()))
+    assert worst < 1e-6
+    # the table's edges and the exact tails
+    for z in (-50.0, -40.5, -16.0, -15.9999, -3.3, 0.0, 0.0004, 7.25, 15.9999, 16.0, 39.0, 45.0):
+        assert sigmoid(z) == pytest.approx(1.0 / (1.0 + np.exp(-z)), abs=2e-8)
