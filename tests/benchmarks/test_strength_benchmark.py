@@ -1,0 +1,77 @@
+"""benchmarks/strength_backgammon.py: the same games for any --workers, and --resume."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "strength_backgammon.py"
+
+
+def run(*args: str) -> str:
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT), *args], capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def pairs(path: Path) -> dict[int, list[int]]:
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    assert rows[0] == {"a": "hard", "b": "beginner", "seed": 5, "scoring": "standard"}
+    return {row["pair"]: row["points"] for row in rows[1:]}
+
+
+def test_workers_and_resume_give_the_same_games(tmp_path: Path) -> None:
+    common = ["hard", "beginner", "--seed", "5", "--scoring", "standard"]
+    one, two, resumed = tmp_path / "one.jsonl", tmp_path / "two.jsonl", tmp_path / "res.jsonl"
+    report = run(*common, "--games", "8", "--workers", "1", "--out", str(one))
+    assert "hard vs beginner: 8 games (4 pairs, common dice), standard scoring" in report
+    run(*common, "--games", "8", "--workers", "2", "--out", str(two))
+    # half the run, then the rest: the finished pairs are not played again
+    run(*common, "--games", "4", "--out", str(resumed))
+    again = run(*common, "--games", "8", "--out", str(resumed), "--resume")
+    assert "resuming: 2 pairs already played" in again
+    assert pairs(one) == pairs(two) == pairs(resumed)
+    assert sorted(pairs(one)) == [0, 1, 2, 3]
+    # beginner's noise is seeded by the pair too, and points are whole game values
+    assert all(p != 0 and abs(p) <= 3 for pts in pairs(one).values() for p in pts)
+
+
+def test_resume_refuses_another_run(tmp_path: Path) -> None:
+    out = tmp_path / "run.jsonl"
+    run(
+        "hard",
+        "beginner",
+        "--seed",
+        "5",
+        "--games",
+        "2",
+        "--scoring",
+        "standard",
+        "--out",
+        str(out),
+    )
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(SCRIPT),
+            "hard",
+            "beginner",
+            "--seed",
+            "6",
+            "--games",
+            "4",
+            "--scoring",
+            "standard",
+            "--out",
+            str(out),
+            "--resume",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode != 0 and "holds another run" in done.stderr
