@@ -124,3 +124,25 @@ def test_hint_ranks_the_options() -> None:
 
     shown = get_view("coinrows").hint(state)
     assert shown is not None and "capture 4" in str(shown)
+
+
+@pytest.mark.parametrize("level", ["advanced", "expert"])
+def test_breaks_a_stall_by_capturing_its_own_pair(level: str) -> None:
+    # seat 2 has every coin on the board and the totals are level (20 each); seat 1 has
+    # no coin, so he cannot move and nothing of his can be captured: shuffling coins
+    # would run into the 1000-turn limit for a draw. Pairing two coins in a capture row
+    # and capturing them makes seat 1 refill onto the board, where his coins can be won
+    # (a search two decisions deep sees it: the move, then the capture).
+    bot = Bot(level=level, seed=1)
+    state = load_game("coinrows", leaving=False).setup(  # type: ignore[attr-defined]
+        {"a4": 1, "b1": 1, "c2": 1, "d1": 1, "e7": 1, "f1": 1, "g7": 1},
+        purses=(20, 13),
+        turn=1,
+        roll="6-2",
+    )
+    assert state.totals() == (20, 20) and state.on_board(0) == 0
+    state = state.apply(bot.act(state))
+    capture = bot.act(state)
+    assert state.action_to_text(capture).startswith("capture")
+    after = state.apply(capture)
+    assert after.on_board(0) > 0 and after.totals() == (20, 20)

@@ -14,6 +14,11 @@ winning expectation in [-1, 1] (``payoff=result``) or halved into net coins
   opponent coin that shares no row yet but one of our coins can reach its row;
 * **refill burden**: a capture the opponent cannot pay back ends the game at once
   (he is broke), so with the lead it is as good as a win.
+* **stall**: when a player has no coin on the board he cannot move and has nothing
+  to lose, and the game can only end by the turn limit unless his opponent captures
+  some of his own coins (which makes him refill onto the board); a position like that
+  counts against the opponent if the opponent is not ahead, so the search finds the
+  way out instead of drifting into a drawn turn limit.
 
 Two facts are exact and override the estimate: a player in Phase A who leads may
 leave (with ``leaving`` allowed) and win, and a capture that makes the opponent
@@ -48,11 +53,12 @@ class Weights:
     capture_now: float = 1.0
     exposure: float = 0.55
     threat: float = 0.25
+    stall: float = 0.5  # coins: the cost of facing an opponent with no coin in play
     scale: float = 3.0  # lead (coins) that makes a win about 76% likely: tanh(1)
 
 
 DEFAULT_WEIGHTS = Weights()
-GREEDY_WEIGHTS = Weights(capture_now=1.0, exposure=0.0, threat=0.0)
+GREEDY_WEIGHTS = Weights(capture_now=1.0, exposure=0.0, threat=0.0, stall=0.0)
 
 
 def capture_gain(board: Board, capture: Capture, seat: int) -> int:
@@ -127,6 +133,11 @@ def lead_estimate(state: CoinRowsState, weights: Weights = DEFAULT_WEIGHTS) -> f
         lead += weights.capture_now * (1 - P_END) * 2 * gain
         lead -= weights.exposure * 2 * exposed * (P_END + 0.25)
     lead += weights.threat * (my_threats - P_END * their_threats)
+    level = state.purses[p] + on_mine - state.purses[1 - p] - on_theirs
+    if on_theirs == 0 and level <= 0:
+        lead -= weights.stall  # he cannot move or lose a coin, and we are not ahead
+    if on_mine == 0 and level >= 0:
+        lead += weights.stall  # the same, seen from his side
     return lead
 
 
