@@ -56,3 +56,13 @@ def test_refuses_to_mix_pairings(tmp_path: Path) -> None:
     games = [(["bot:expert", "random"], [1.0, -1.0])]
     done = merge(tmp_path, report(1, games), report(2, games, leaving=True))
     assert done.returncode != 0 and "other options" in done.stderr
+
+
+def test_common_dice_deals_are_the_units_of_the_interval(tmp_path: Path) -> None:
+    # two deals, each won once from each seat: with common dice each deal scores
+    # exactly 1/2 and the interval closes; as independent games it stays wide
+    a_first, b_first = ["bot:expert", "random"], ["random", "bot:expert"]
+    games = [(a_first, [1.0, -1.0]), (b_first, [1.0, -1.0])] * 2
+    duplicate = {**report(4, games), "common_dice": True}
+    assert "score 0.500 [0.500, 0.500]" in merge(tmp_path, duplicate).stdout
+    assert "score 0.500 [0.000, 1.000]" in merge(tmp_path, report(4, games)).stdout
