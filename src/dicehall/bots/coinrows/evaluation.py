@@ -108,7 +108,8 @@ def lead_estimate(state: CoinRowsState, weights: Weights = DEFAULT_WEIGHTS) -> f
     count, mine, theirs = _rows(board, p)
     on_mine = sum(mine)
     on_theirs = sum(theirs)
-    lead = float(state.purses[p] + on_mine - state.purses[1 - p] - on_theirs)
+    level = state.purses[p] + on_mine - state.purses[1 - p] - on_theirs  # the totals' difference
+    lead = float(level)
     if state.capture_rule == "row":
         rows = [r for r in CAPTURE_ROWS if count[r] >= 2]
         gain = max((theirs[r] for r in rows), default=0)
@@ -133,7 +134,6 @@ def lead_estimate(state: CoinRowsState, weights: Weights = DEFAULT_WEIGHTS) -> f
         lead += weights.capture_now * (1 - P_END) * 2 * gain
         lead -= weights.exposure * 2 * exposed * (P_END + 0.25)
     lead += weights.threat * (my_threats - P_END * their_threats)
-    level = state.purses[p] + on_mine - state.purses[1 - p] - on_theirs
     if on_theirs == 0 and level <= 0:
         lead -= weights.stall  # he cannot move or lose a coin, and we are not ahead
     if on_mine == 0 and level >= 0:
