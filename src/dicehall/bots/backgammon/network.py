@@ -109,9 +109,21 @@ def equity(y: Any, single: bool) -> float:
 class Network:
     """Weights of the evaluator and the methods to use, save and load them."""
 
-    def __init__(self, w1: Array, b1: Array, w2: Array, b2: Array, meta: dict[str, Any]):
+    def __init__(
+        self,
+        w1: Array,
+        b1: Array,
+        w2: Array,
+        b2: Array,
+        meta: dict[str, Any],
+        *,
+        bearoff: bool = True,
+    ):
         self.w1, self.b1, self.w2, self.b2 = w1, b1, w2, b2
         self.meta = meta
+        #: whether evaluations use the bear-off databases where they apply
+        self.bearoff = bearoff
+        self._ext: tuple[Any, ...] | None = None
 
     @property
     def hidden(self) -> int:
@@ -125,8 +137,24 @@ class Network:
         w2 = rng.uniform(-0.1, 0.1, (hidden, NUM_OUTPUTS))
         return cls(w1, np.zeros(hidden), w2, np.zeros(NUM_OUTPUTS), {"games": 0, "seed": seed})
 
-    def params(self) -> tuple[Array, Array, Array, Array]:
+    def weights(self) -> tuple[Array, Array, Array, Array]:
+        """The net's own arrays ``(w1, b1, w2, b2)`` (what training updates)."""
         return self.w1, self.b1, self.w2, self.b2
+
+    def params(self) -> tuple[Array, Array, Array, Array, tuple[Any, ...]]:
+        """What the compiled search takes: ``(w1, b1, w2, b2, ext)``, where ``ext`` is
+        ``(one, gammon, two)``, the bear-off databases (``bearoff.py``; loaded, or
+        built and cached, on first use), or empty arrays when ``bearoff`` is off.
+        Pass it on as ``*net.params()``: ``ext`` may gain members."""
+        if self._ext is None:
+            if self.bearoff:
+                from dicehall.bots.backgammon.bearoff import load
+
+                db = load()
+                self._ext = (db.one, db.gammon, db.two)
+            else:
+                self._ext = (np.zeros((0, 1)), np.zeros((0, 1)), np.zeros(0))
+        return self.w1, self.b1, self.w2, self.b2, self._ext
 
     def evaluate(self, board: Any) -> Array:
         """Consistent probabilities for the player in row 0 of ``board`` who just moved."""
