@@ -223,7 +223,10 @@ def _two_sided_chunk(order: Any, start: int, stop: int, succ: Any, two: Any) -> 
 
 @njit(cache=True)
 def _home_only(side: Any) -> bool:
-    return all(side[p] <= 0 for p in range(7, 26))
+    for p in range(7, 26):  # noqa: SIM110 (numba compiles no generator expressions)
+        if side[p] > 0:
+            return False
+    return True
 
 
 @njit(cache=True)

@@ -200,6 +200,7 @@ def analyse(
     margin2: float,
     reply_keep: int,
     budget: int,
+    readmit: int = 0,
 ) -> tuple[Any, Any, Any]:
     """Every legal play valued: returns ``(probs, equities, depth)`` rows in play order.
 
@@ -209,6 +210,12 @@ def analyse(
     compare equities only among plays of the greatest depth. A positive ``budget``
     caps the positions evaluated: when the 2-ply stage would pass it, it is dropped
     altogether and the 1-ply values decide (deterministic, unlike a clock).
+
+    ``readmit`` (default 0: off) fixes the filter's lock-in: after the admitted plays
+    are searched at a depth, up to ``readmit`` more of the filtered-out ones are
+    searched too, best first, as long as the shallower value of the next one is
+    above the best value found at the new depth (the play the shallower search
+    overrated has fallen below it, so the deeper search might prefer that one).
     """
     n, _, boards, _ = plays(board, d1, d2)
     probs = rank_0ply(boards, n, w1, b1, w2, b2, ext, single)
@@ -237,10 +244,16 @@ def analyse(
         saved_probs = probs.copy()
         saved_eqs = eqs.copy()
         saved_depth = depth.copy()
-        for rank in range(min(keep, m)):
+        best_deep = -1e9
+        extra = 0
+        for rank in range(m):
             i = cand[order[rank]]
-            if eqs[i] < top - margin:
-                break
+            if rank >= keep or eqs[i] < top - margin:
+                # filtered out, unless its shallower value still beats the best value
+                # found deeper: then the deeper search might prefer it (re-admission)
+                if extra >= readmit or eqs[i] <= best_deep:
+                    break
+                extra += 1
             if level == 1:
                 _evaluate_1ply(boards[i], w1, b1, w2, b2, ext, single, probs[i], counter)
             else:
@@ -265,6 +278,7 @@ def analyse(
                     return probs, eqs, depth
             eqs[i] = equity(probs[i], single)
             depth[i] = level
+            best_deep = max(best_deep, eqs[i])
     return probs, eqs, depth
 
 
