@@ -85,3 +85,49 @@ def test_the_ray_path_equals_the_process_path() -> None:
     finally:
         ray.shutdown()
     assert on_ray == processes
+
+
+def test_rollout_command_end_to_end() -> None:
+    """``dicehall rollout`` as a user types it: the opening 3-1 is best by far."""
+    import subprocess
+    import sys
+
+    args = ["rollout", "start", "3-1", "--trials", "36", "--truncate", "4", "--workers", "1"]
+    done = subprocess.run(
+        [sys.executable, "-m", "dicehall.cli", *args, "--candidates", "3"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = [line for line in done.stdout.splitlines() if line.strip()[:1].isdigit()]
+    assert len(lines) == 3 and "8/5 6/5" in lines[0]
+    assert "36 trials, truncated at 4 plies" in done.stdout and "s.e." in done.stdout
+    bad = subprocess.run(
+        [sys.executable, "-m", "dicehall.cli", "rollout", "start", "7-1"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert bad.returncode == 2 and "is not a roll" in bad.stderr
+
+
+def test_hint_rollout_in_play() -> None:
+    from rich.console import Console
+
+    from dicehall import load_game
+    from dicehall.cli.views import backgammon, get_view
+
+    state = load_game("backgammon").new_initial_state().apply_text("6-5")
+    small = {"candidates": 2, "trials": 36, "truncate": 3}
+    old = dict(backgammon.HINT_ROLLOUT)
+    backgammon.HINT_ROLLOUT.update(small)
+    try:
+        table = get_view("backgammon").rollout_hint(state)
+    finally:
+        backgammon.HINT_ROLLOUT.update(old)
+    console = Console(width=140, record=True)
+    console.print(table)
+    text = console.export_text()
+    assert "24/13" in text and "36 trials" in text
+    assert get_view("coinrows").rollout_hint(load_game("coinrows").new_initial_state()) is None

@@ -179,7 +179,7 @@ def _weights_bytes(network: Network) -> bytes:
     return buf.getvalue()
 
 
-_NETS: dict[str, Any] = {}
+_NETS: dict[str, tuple[Any, Any, Any, Any, Any]] = {}
 
 
 def _params_from(weights: bytes, bearoff: bool) -> tuple[Any, Any, Any, Any, Any]:
