@@ -118,11 +118,15 @@ class Network:
         meta: dict[str, Any],
         *,
         bearoff: bool = True,
+        race: Any = None,
     ):
         self.w1, self.b1, self.w2, self.b2 = w1, b1, w2, b2
         self.meta = meta
         #: whether evaluations use the bear-off databases where they apply
         self.bearoff = bearoff
+        #: race net weights ``(w1, b1, w2, b2)`` for races (``race.py``): None for the
+        #: shipped ones (if the package has any), ``race.empty()`` for none
+        self.race = race
         self._ext: tuple[Any, ...] | None = None
 
     @property
@@ -143,17 +147,21 @@ class Network:
 
     def params(self) -> tuple[Array, Array, Array, Array, tuple[Any, ...]]:
         """What the compiled search takes: ``(w1, b1, w2, b2, ext)``, where ``ext`` is
-        ``(one, gammon, two)``, the bear-off databases (``bearoff.py``; loaded, or
-        built and cached, on first use), or empty arrays when ``bearoff`` is off.
+        ``(one, gammon, two, rw1, rb1, rw2, rb2)``: the bear-off databases
+        (``bearoff.py``; loaded, or built and cached, on first use; empty arrays when
+        ``bearoff`` is off) and the race net's weights (empty when there is none).
         Pass it on as ``*net.params()``: ``ext`` may gain members."""
         if self._ext is None:
+            from dicehall.bots.backgammon import race
+
             if self.bearoff:
                 from dicehall.bots.backgammon.bearoff import load
 
                 db = load()
-                self._ext = (db.one, db.gammon, db.two)
+                tables = (db.one, db.gammon, db.two)
             else:
-                self._ext = (np.zeros((0, 1)), np.zeros((0, 1)), np.zeros(0))
+                tables = (np.zeros((0, 1)), np.zeros((0, 1)), np.zeros(0))
+            self._ext = tables + tuple(race.shipped() if self.race is None else self.race)
         return self.w1, self.b1, self.w2, self.b2, self._ext
 
     def evaluate(self, board: Any) -> Array:

@@ -26,6 +26,7 @@ from dicehall.bots.backgammon.bearoff import bearoff_probs
 from dicehall.bots.backgammon.features import NUM_INPUTS, encode, is_race
 from dicehall.bots.backgammon.network import equity, flip, forward, make_consistent
 from dicehall.bots.backgammon.pubeval import score as pubeval_score
+from dicehall.bots.backgammon.race import race_forward
 from dicehall.games.backgammon.fast import CHECKERS, outcome, plays, swap
 
 #: the 21 distinct rolls (high die first) and their probabilities
@@ -37,7 +38,8 @@ ROLL_WEIGHTS = np.array([(1.0 if a == b else 2.0) / 36.0 for a, b in ROLLS])
 def evaluate_after(board: Any, w1: Any, b1: Any, w2: Any, b2: Any, ext: Any, y: Any) -> None:
     """0-ply probabilities of the position after a play: exact when it ends the game,
     from the bear-off databases in ``ext`` (see ``Network.params``) when both sides
-    are bearing off, else from the net."""
+    are bearing off, from the race net in ``ext`` (if any) in other races, else from
+    the (contact) net."""
     if board[0, 0] == CHECKERS:
         points = outcome(board[0], board[1])
         y[:] = 0.0
@@ -46,6 +48,9 @@ def evaluate_after(board: Any, w1: Any, b1: Any, w2: Any, b2: Any, ext: Any, y: 
         y[2] = 1.0 if points >= 3 else 0.0
         return
     if bearoff_probs(board, ext[0], ext[1], ext[2], y):
+        return
+    if ext[3].shape[0] > 0 and is_race(board):
+        race_forward(board, ext[3], ext[4], ext[5], ext[6], y)
         return
     x = np.empty(NUM_INPUTS)
     h = np.empty(b1.shape[0])
