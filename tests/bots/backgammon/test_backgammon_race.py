@@ -128,3 +128,14 @@ def test_target_generation_skips_chunks_already_made(tmp_path) -> None:  # type:
     b1, t1 = rt.read_targets(tmp_path, 2)
     b2, t2 = rt.read_targets(again, 2)
     assert np.array_equal(b1, b2) and np.array_equal(t1, t2)
+
+
+def test_the_shipped_race_net_is_closer_to_one_ply_than_the_contact_net(targets) -> None:  # type: ignore[no-untyped-def]
+    """On race positions it never saw (another seed), the shipped race net at 0-ply is
+    nearer the 1-ply values than the contact net at 0-ply."""
+    boards, values = targets
+    weights = race.shipped()
+    assert weights[0].shape == (race.RACE_INPUTS, weights[1].shape[0])
+    ours = rt.race_error(boards, values, *weights)
+    theirs = rt.contact_error(boards, values)
+    assert ours < 0.5 * theirs
