@@ -139,3 +139,24 @@ def test_the_shipped_race_net_is_closer_to_one_ply_than_the_contact_net(targets)
     ours = rt.race_error(boards, values, *weights)
     theirs = rt.contact_error(boards, values)
     assert ours < 0.5 * theirs
+
+
+def test_targets_on_ray_equal_targets_in_processes(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    ray = pytest.importorskip("ray")
+    rt.generate_targets(tmp_path / "p", chunks=2, per_chunk=4, seed=2, workers=2, progress=False)
+    try:
+        rt.generate_targets(
+            tmp_path / "r",
+            chunks=2,
+            per_chunk=4,
+            seed=2,
+            workers=2,
+            progress=False,
+            ray_address="local",
+        )
+    finally:
+        ray.shutdown()
+    for a, b in zip(
+        rt.read_targets(tmp_path / "p", 2), rt.read_targets(tmp_path / "r", 2), strict=True
+    ):
+        assert np.array_equal(a, b)

@@ -95,10 +95,25 @@ def _target_task(job: tuple[int, int, int]) -> tuple[int, Any, Any]:
     return index, boards, targets
 
 
+def _write_chunk(out: Path, index: int, boards: Any, targets: Any) -> None:
+    tmp = out / f"targets-{index:04d}.tmp"
+    with tmp.open("wb") as fh:
+        np.savez_compressed(fh, boards=boards, targets=targets)
+    tmp.replace(out / f"targets-{index:04d}.npz")
+
+
 def generate_targets(
-    out: Path, chunks: int, per_chunk: int, seed: int, workers: int, progress: bool = True
+    out: Path,
+    chunks: int,
+    per_chunk: int,
+    seed: int,
+    workers: int,
+    progress: bool = True,
+    ray_address: str | None = None,
 ) -> None:
-    """Write ``OUT/targets-NNNN.npz`` for every chunk not already there."""
+    """Write ``OUT/targets-NNNN.npz`` for every chunk not already there, in ``workers``
+    processes, or as Ray tasks when ``ray_address`` is given (an address or
+    ``"local"``; the chunks, seeded by their index, are the same either way)."""
     from rich.console import Console
     from rich.progress import Progress
 
@@ -111,12 +126,20 @@ def generate_targets(
     ]
     with Progress(console=Console(stderr=True), disable=not progress) as bar:
         task = bar.add_task("race targets (1-ply)", total=chunks, completed=chunks - len(todo))
+        if ray_address is not None:
+            from dicehall.bots.backgammon.rollout import run_tasks
+
+            step = max(1, workers) * 2
+            for k in range(0, len(todo), step):
+                for index, boards, targets in run_tasks(
+                    _target_task, todo[k : k + step], workers, ray_address
+                ):
+                    _write_chunk(out, index, boards, targets)
+                    bar.advance(task)
+            return
         with multiprocessing.get_context("fork").Pool(max(1, workers)) as pool:
             for index, boards, targets in pool.imap_unordered(_target_task, todo):
-                tmp = out / f"targets-{index:04d}.tmp"
-                with tmp.open("wb") as fh:
-                    np.savez_compressed(fh, boards=boards, targets=targets)
-                tmp.replace(out / f"targets-{index:04d}.npz")
+                _write_chunk(out, index, boards, targets)
                 bar.advance(task)
 
 
@@ -228,6 +251,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--chunks", type=int, default=40, help="target chunks (the last held out)")
     parser.add_argument("--per-chunk", type=int, default=2000)
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--ray", default=None, help="generate targets on Ray: address or local")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--epochs", type=int, default=20)
     parser.add_argument("--hidden", type=int, default=48)
@@ -238,7 +262,9 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.chunks < 2 or args.per_chunk < 1 or args.epochs < 1 or args.hidden < 1:
         parser.error("--chunks must be >= 2; --per-chunk, --epochs, --hidden >= 1")
-    generate_targets(args.out, args.chunks, args.per_chunk, args.seed, args.workers)
+    generate_targets(
+        args.out, args.chunks, args.per_chunk, args.seed, args.workers, ray_address=args.ray
+    )
     boards, targets = read_targets(args.out, args.chunks)
     weights = fit(
         args.out,

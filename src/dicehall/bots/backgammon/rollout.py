@@ -204,8 +204,16 @@ def _task(job: tuple[Any, ...]) -> Any:
 
 
 def _run(jobs: list[tuple[Any, ...]], workers: int, ray_address: str | None) -> list[Any]:
-    """Run the chunks in this process, in a pool of processes, or on a Ray cluster;
-    results in the order of ``jobs``."""
+    return run_tasks(_task, jobs, workers, ray_address)
+
+
+def run_tasks(
+    fn: Callable[[Any], Any], jobs: Sequence[Any], workers: int, ray_address: str | None
+) -> list[Any]:
+    """``[fn(job) for job in jobs]`` in this process (``workers`` <= 1), in a pool of
+    processes, or on a Ray cluster (``ray_address``: an address or ``"local"``); the
+    results in the order of ``jobs``. ``fn`` must be a module-level function.
+    Raises ``RuntimeError`` when Ray is asked for and not installed."""
     if ray_address is not None:
         try:
             import ray
@@ -218,14 +226,14 @@ def _run(jobs: list[tuple[Any, ...]], workers: int, ray_address: str | None) -> 
                 ray.init(num_cpus=max(1, workers), include_dashboard=False, log_to_driver=False)
             else:
                 ray.init(address=ray_address, log_to_driver=False)
-        remote = ray.remote(_task)
+        remote = ray.remote(fn)
         return list(ray.get([remote.remote(job) for job in jobs]))
     if workers <= 1:
-        return [_task(job) for job in jobs]
+        return [fn(job) for job in jobs]
     import multiprocessing
 
     with multiprocessing.get_context("fork").Pool(workers) as pool:
-        return pool.map(_task, jobs, chunksize=1)
+        return pool.map(fn, jobs, chunksize=1)
 
 
 def rollout_many(
@@ -313,4 +321,11 @@ def default_workers() -> int:
     return max(1, os.cpu_count() or 1)
 
 
-__all__ = ["MAX_TRIALS", "RolloutResult", "default_workers", "rollout_many", "rollout_trials"]
+__all__ = [
+    "MAX_TRIALS",
+    "RolloutResult",
+    "default_workers",
+    "rollout_many",
+    "rollout_trials",
+    "run_tasks",
+]
