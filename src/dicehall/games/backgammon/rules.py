@@ -581,7 +581,7 @@ class BackgammonState(State[Action]):
             if isinstance(action, CubeAction) and action.kind in ("double", "beaver", "raccoon"):
                 raise self.illegal(text, self.why_no_cube(action.kind))
             if isinstance(action, Resign) and self.pending == CUBE_DECISION:
-                raise self.illegal(text, f"after a refused offer, offer more than a {RESIGN_LEVELS[self.resign_refused]}")
+                return self._after_resign(action)  # raises with the reason
             raise self.illegal(text, self._expected())
         pending, v = self.pending, self.cube_value
         if isinstance(action, Resign):
@@ -615,10 +615,10 @@ class BackgammonState(State[Action]):
         """Why ``kind`` (double, beaver, raccoon) is not legal now, in words."""
         o = self.game.options
         if kind == "double":
-            if self.pending != CUBE_DECISION and self.is_checker_play():
-                return "a double is offered before the roll, not after it"
             if not o["cube"]:
                 return "this game is played without the cube (option cube=false)"
+            if self.pending != CUBE_DECISION and self.is_checker_play():
+                return "a double is offered before the roll, not after it"
             if self.crawford:
                 return "no doubling in the Crawford game"
             if self.cube_owner is not None and self.cube_owner != self.turn:
