@@ -235,7 +235,9 @@ def register(app: typer.Typer) -> None:
                     option,
                     players=players,
                     purse=purse,
-                    **(_cube_shortcuts(match_to, money) | ({"scoring": scoring} if scoring else {})),
+                    **(
+                        _cube_shortcuts(match_to, money) | ({"scoring": scoring} if scoring else {})
+                    ),
                 )
             )
             if vs is None:

@@ -25,8 +25,18 @@ def test_play_a_match_with_double_take_and_resign(tmp_path: Path) -> None:
     cube 2: 4 points end the 3-point match."""
     save = tmp_path / "match.json"
     out = run(
-        ["play", "backgammon", "--match", "3", "--vs", "bot:easy", "--seed", "4",
-         "--save", str(save)],
+        [
+            "play",
+            "backgammon",
+            "--match",
+            "3",
+            "--vs",
+            "bot:easy",
+            "--seed",
+            "4",
+            "--save",
+            str(save),
+        ],
         "double\nresign gammon\n",
     )
     assert out.returncode == 0, out.stderr
@@ -46,8 +56,19 @@ def test_play_a_match_with_double_take_and_resign(tmp_path: Path) -> None:
 def test_money_flag_sets_cube_and_jacoby(tmp_path: Path) -> None:
     save = tmp_path / "money.json"
     out = run(
-        ["play", "backgammon", "--money", "--vs", "bot:easy", "--seed", "2", "--seat", "2",
-         "--save", str(save)],
+        [
+            "play",
+            "backgammon",
+            "--money",
+            "--vs",
+            "bot:easy",
+            "--seed",
+            "2",
+            "--seat",
+            "2",
+            "--save",
+            str(save),
+        ],
         "resign\n",
     )
     assert out.returncode == 0, out.stderr

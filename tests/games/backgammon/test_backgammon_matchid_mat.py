@@ -19,7 +19,6 @@ from dicehall.games.backgammon.mat import export_mat, import_mat
 from dicehall.games.backgammon.matchid import (
     MatchKey,
     decode_match_id,
-    encode_match_id,
     state_from_ids,
 )
 from dicehall.games.backgammon.rules import BackgammonState, Play

@@ -176,13 +176,13 @@ class Bot:
         resignation decision the fallback of ``default_decision``."""
         from dicehall.games.backgammon.fast import to_array
 
-        if not state.is_checker_play():
+        if not state.is_checker_play() or state.dice is None:
             return default_decision(state)
         actions = [a for a, _ in state.play_results()]
         if len(actions) == 1:
-            return actions[0]  # type: ignore[return-value]
+            return actions[0]
         i = self.choose(to_array(state.board), state.dice[0], state.dice[1], is_single(state))
-        return actions[i]  # type: ignore[return-value]
+        return actions[i]
 
     def rank(self, state: BackgammonState, plies: int | None = None) -> list[PlayValue]:
         """Every legal play of ``state`` valued by the net, best first (for hints)."""
@@ -197,7 +197,7 @@ class Bot:
         return [
             PlayValue(
                 i,
-                actions[i],  # type: ignore[arg-type]
+                actions[i],
                 state.action_to_text(actions[i]),
                 tuple(float(v) for v in probs[i]),  # type: ignore[arg-type]
                 float(eqs[i]),

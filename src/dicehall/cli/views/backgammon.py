@@ -31,7 +31,7 @@ def describe(before: State, text: str, after: State) -> str | None:
             return f"both rolled {first}: roll again"
         starter = 1 if first > second else 2
         return f"seat 1 rolled {first}, seat 2 rolled {second}: seat {starter} starts"
-    history = getattr(after, "history", ())
+    history: tuple[tuple[int, int], ...] = getattr(after, "history", ())
     if len(history) > len(getattr(before, "history", ())):
         winner, points = history[-1]
         score = getattr(after, "match_score", (0, 0))
@@ -78,7 +78,7 @@ def hint(state: State, count: int = 5) -> Table | None:
     from dicehall.bots.backgammon import Bot
     from dicehall.games.backgammon.rules import BackgammonState
 
-    if not isinstance(state, BackgammonState) or not state.is_checker_play():
+    if not isinstance(state, BackgammonState) or not state.is_checker_play() or not state.dice:
         return None
     ranked = Bot("expert").rank(state)
     single = state.game.options.get("scoring", "single") == "single"
