@@ -84,7 +84,7 @@ def test_three_point_match_against_a_bot_with_doubles_taken_and_passed(
     first = snapshot(page)
     assert first["view"]["match"]["length"] == 3 and first["view"]["cube"]["enabled"]
     seen: dict[str, int] = {}
-    for attempt in range(12):
+    for _ in range(12):
         final = play_one_match(page, ["take", "pass"], seen)
         view = final["view"]
         assert max(view["match"]["score"]) >= 3
@@ -104,7 +104,6 @@ def test_three_point_match_against_a_bot_with_doubles_taken_and_passed(
     assert mat.startswith(" 3 point match") and "Doubles => 2" in mat
     assert page.inner_text('[data-testid="match-score"]').startswith("Match to 3")
     assert not errors, errors
-    assert attempt < 12
 
 
 def test_money_game_between_two_browsers_with_a_double_offered_and_answered(
