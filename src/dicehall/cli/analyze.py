@@ -50,9 +50,11 @@ def register(app: typer.Typer) -> None:
                 seat: {"moves": 0, "loss": 0.0, "errors": 0, "blunders": 0} for seat in (0, 1)
             }
             for n, (text, before) in enumerate(zip(record.actions, states, strict=False), 1):
-                if not isinstance(before, BackgammonState) or before.is_chance_node():
-                    continue
-                actions = before.legal_actions()
+                if not isinstance(before, BackgammonState) or not before.is_checker_play():
+                    continue  # dice, cube and resignation decisions: checker play only here
+                actions = [a for a, _ in before.play_results()]
+                if before.parse_action(text) not in actions:
+                    continue  # a resignation offered with the dice
                 if len(actions) < 2:
                     continue
                 seat = before.current_player()
