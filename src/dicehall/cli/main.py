@@ -25,6 +25,7 @@ COMMAND_MODULES = [
     "dicehall.cli.verify",
     "dicehall.cli.solve",
     "dicehall.cli.rollout",
+    "dicehall.cli.matfiles",
 ]
 
 
