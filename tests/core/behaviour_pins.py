@@ -67,8 +67,7 @@ def current() -> dict[str, Any]:
         for seed in seeds:
             game = load_game(game_name)
             agents = [make_agent(game_name, specs[0], seed=seed)] + [
-                make_agent(game_name, "random", seed=seed + 1)
-                for _ in range(game.num_players - 1)
+                make_agent(game_name, "random", seed=seed + 1) for _ in range(game.num_players - 1)
             ]
             record = Match(game, agents, seed=seed).play()
             records[str(seed)] = list(record.actions)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from behaviour_pins import CASES, PINS, current  # type: ignore[import-not-found]
 
 

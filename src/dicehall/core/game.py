@@ -13,7 +13,12 @@ from collections.abc import Hashable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, ClassVar, Generic, TypeVar
 
-from dicehall.core.errors import IllegalActionError
+from dicehall.core.errors import (
+    ActionSyntaxError,
+    AmbiguousActionError,
+    GameOverError,
+    IllegalActionError,
+)
 from dicehall.core.options import Option, OptionValue, resolve_options
 
 #: ``current_player()`` of a state where dice (or another chance event) decide.
@@ -103,8 +108,11 @@ class State(ABC, Generic[A]):
         """Every legal action (at a chance node: every outcome), each once."""
 
     def chance_outcomes(self) -> list[tuple[A, Fraction]]:
-        """Outcomes of a chance node with exact probabilities that sum to 1."""
-        raise IllegalActionError("chance", "this state is not a chance node")
+        """Outcomes of a chance node with exact probabilities that sum to 1.
+
+        :raises ValueError: if this state is not a chance node (a misuse of the protocol).
+        """
+        raise ValueError(f"this {self.game.name} state is not a chance node: it has no outcomes")
 
     def chance_dice(self) -> int:
         """How many six-sided dice this chance node rolls (0 if it is not dice)."""
@@ -116,7 +124,11 @@ class State(ABC, Generic[A]):
 
     @abstractmethod
     def apply(self, action: A) -> State[A]:
-        """The state after ``action``; raises ``IllegalActionError`` if it is not legal."""
+        """The state after ``action``.
+
+        :raises GameOverError: if the game has ended.
+        :raises IllegalActionError: if ``action`` is not legal here.
+        """
 
     @abstractmethod
     def returns(self) -> list[float]:
@@ -129,7 +141,13 @@ class State(ABC, Generic[A]):
 
     @abstractmethod
     def parse_action(self, text: str) -> A:
-        """The legal action a player means by ``text``, or ``IllegalActionError``."""
+        """The legal action a player means by ``text``.
+
+        :raises ActionSyntaxError: if ``text`` does not parse.
+        :raises AmbiguousActionError: if it fits several legal actions.
+        :raises GameOverError: if the game has ended.
+        :raises IllegalActionError: if it parses but is not legal here.
+        """
 
     def legal_texts(self) -> list[str]:
         """Canonical texts of all legal actions, in ``legal_actions()`` order."""
@@ -156,6 +174,19 @@ class State(ABC, Generic[A]):
         """Hashable so states can key transposition tables."""
 
     def illegal(self, text: str, reason: str) -> IllegalActionError:
-        """An ``IllegalActionError`` for ``text`` listing the legal actions here."""
+        """An ``IllegalActionError`` for ``text`` listing the legal actions here
+        (a ``GameOverError`` once the game has ended)."""
+        if self.is_terminal():
+            return GameOverError(text)
+        return IllegalActionError(text, reason, self.legal_texts())
+
+    def syntax_error(self, text: str, reason: str) -> ActionSyntaxError:
+        """An ``ActionSyntaxError`` for ``text`` that does not parse, listing the legal actions."""
         legal = [] if self.is_terminal() else self.legal_texts()
-        return IllegalActionError(text, reason, legal)
+        return ActionSyntaxError(text, reason, legal)
+
+    def ambiguous(self, text: str, reason: str, candidates: Sequence[A]) -> AmbiguousActionError:
+        """An ``AmbiguousActionError`` for ``text`` that means any of ``candidates``."""
+        return AmbiguousActionError(
+            text, reason, [self.action_to_text(a) for a in candidates], self.legal_texts()
+        )

@@ -17,7 +17,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from dicehall.core.errors import IllegalActionError
+from dicehall.core.errors import GameOverError
 from dicehall.games.backgammon.rules import (
     BAR,
     CHECKERS,
@@ -129,16 +129,22 @@ def _parse_segments(text: str) -> list[tuple[list[int], set[int], int]]:
 
 
 def parse_action(state: BackgammonState, text: str) -> Action:
-    """The legal action ``text`` means in ``state``; see the module doc for the forms."""
+    """The legal action ``text`` means in ``state``; see the module doc for the forms.
+
+    :raises ActionSyntaxError: if ``text`` is not dice (at a roll) or a play in move notation.
+    :raises AmbiguousActionError: if it fits several legal plays (with their texts).
+    :raises GameOverError: if the game has ended.
+    :raises IllegalActionError: if it is well formed but not a legal play of these dice.
+    """
     raw = text
     text = text.strip().lower()
     player = state.current_player()
     if state.is_terminal():
-        raise IllegalActionError(raw, "the game is over")
+        raise GameOverError(raw)
     if state.is_chance_node():
         digits = re.findall(r"[1-6]", text)
         if len(digits) != 2 or re.search(r"[07-9]", text):
-            raise state.illegal(raw, "roll the dice: write two dice 1..6 like 5-3")
+            raise state.syntax_error(raw, "roll the dice: write two dice 1..6 like 5-3")
         a, b = int(digits[0]), int(digits[1])
         return Roll(a, b) if state.opening else Roll(max(a, b), min(a, b))
     assert player >= 0
@@ -150,7 +156,7 @@ def parse_action(state: BackgammonState, text: str) -> Action:
     try:
         segments = _parse_segments(text)
     except ValueError as exc:
-        raise state.illegal(raw, str(exc)) from None
+        raise state.syntax_error(raw, str(exc)) from None
     mine = list(state.board[0])
     explicit_hits: set[int] = set()
     for points, marks, count in segments:
@@ -184,7 +190,8 @@ def parse_action(state: BackgammonState, text: str) -> Action:
     if len(wider) == 1:
         return wider[0]
     options = " or ".join(state.action_to_text(p) for p, _ in candidates)
-    raise state.illegal(raw, f"ambiguous: it could be {options}; write the one you mean")
+    reason = f"ambiguous: it could be {options}; write the one you mean"
+    raise state.ambiguous(raw, reason, [p for p, _ in candidates])
 
 
 def _why_not(state: BackgammonState, segments: list[tuple[list[int], set[int], int]]) -> str:

@@ -15,7 +15,7 @@ from fractions import Fraction
 from functools import cached_property
 from typing import Any
 
-from dicehall.core.errors import IllegalActionError
+from dicehall.core.errors import GameOverError
 from dicehall.core.game import CHANCE, TERMINAL, Game, State
 from dicehall.core.options import Option
 
@@ -241,7 +241,7 @@ class BackgammonState(State[Action]):
 
     def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
         if self.current_player() != CHANCE:
-            raise IllegalActionError("roll", "it is not time to roll the dice")
+            raise ValueError("this state is not a chance node: it has no outcomes")
         if self.opening:
             return [(Roll(a, b), Fraction(1, 36)) for a in range(1, 7) for b in range(1, 7)]
         return [
@@ -273,7 +273,7 @@ class BackgammonState(State[Action]):
     def apply(self, action: Action) -> BackgammonState:
         player = self.current_player()
         if player == TERMINAL:
-            raise IllegalActionError(str(action), "the game is over")
+            raise GameOverError(str(action))
         if player == CHANCE:
             if not isinstance(action, Roll) or action not in dict(self.chance_outcomes()):
                 raise self.illegal(str(action), "the dice must be rolled now")

@@ -30,7 +30,7 @@ from fractions import Fraction
 from functools import cached_property
 from typing import Any, NamedTuple
 
-from dicehall.core.errors import IllegalActionError
+from dicehall.core.errors import GameOverError
 from dicehall.core.game import CHANCE, TERMINAL, Game, State
 from dicehall.core.options import Option
 
@@ -473,7 +473,7 @@ class CoinRowsState(State[Action]):
     def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
         """The 21 distinct rolls: doubles 1/36, the others 2/36 (either die order)."""
         if self.phase is not Phase.DICE:
-            raise IllegalActionError("roll", "it is not time to roll the dice")
+            raise ValueError("this state is not a chance node: it has no outcomes")
         return list(ALL_ROLLS)
 
     def chance_dice(self) -> int:
@@ -507,7 +507,7 @@ class CoinRowsState(State[Action]):
 
     def apply(self, action: Action) -> CoinRowsState:
         if self.phase is Phase.OVER:
-            raise IllegalActionError(str(action), "the game is over")
+            raise GameOverError(str(action))
         try:
             legal = action in self._legal_set
         except TypeError:  # not even hashable, so certainly not one of ours

@@ -23,7 +23,7 @@ from itertools import combinations_with_replacement
 from math import factorial
 from typing import Any
 
-from dicehall.core.errors import IllegalActionError
+from dicehall.core.errors import GameOverError
 from dicehall.core.game import CHANCE, TERMINAL, Game, State
 from dicehall.core.options import Option
 from dicehall.games.whitedie.challenges import (
@@ -360,7 +360,7 @@ class WhiteDieState(State):
 
     def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
         if self.current_player() != CHANCE:
-            raise IllegalActionError("roll", "it is not time to roll dice")
+            raise ValueError("this state is not a chance node: it has no outcomes")
         if self.phase in (START, ROLL):
             return list(_five_dice_outcomes(self.phase == ROLL))
         return [(Roll(d), p) for d, p in multiset_outcomes(self.chance_dice())]
@@ -437,7 +437,7 @@ class WhiteDieState(State):
     def apply(self, action: Action) -> WhiteDieState:
         player = self.current_player()
         if player == TERMINAL:
-            raise IllegalActionError(str(action), "the game is over")
+            raise GameOverError(str(action))
         if not self.is_legal(action):
             if player == CHANCE:
                 raise self.illegal(str(action), f"{self.chance_dice()} dice must be rolled now")
