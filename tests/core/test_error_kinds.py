@@ -100,7 +100,11 @@ def test_acting_after_the_end_is_game_over(game: str) -> None:
 
 @pytest.mark.parametrize(
     ("game", "moves"),
-    [("backgammon", ["3-1"]), ("coinrows", []), ("whitedie", ["white 5: 1 2 3 4"])],
+    [
+        ("backgammon", ["3-1"]),
+        ("coinrows", []),
+        ("whitedie", ["white 5: 1 2 3 4", "white 2: 6 6 6 6", "white 6: 2 4 4 1"]),
+    ],
 )
 def test_chance_outcomes_of_a_decision_is_misuse(game: str, moves: list[str]) -> None:
     state = load_game(game).new_initial_state()
