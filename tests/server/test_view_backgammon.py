@@ -52,8 +52,15 @@ def test_views_along_random_games_are_json_and_complete() -> None:
         assert "wins" in get_view("backgammon").summary(state)
 
 
-def test_unknown_games_get_the_generic_view() -> None:
-    view = get_view("no-such-game")
+def test_a_game_without_a_web_view_gets_the_generic_one() -> None:
+    from dicehall.core.declaration import GameEntry
+    from dicehall.core.registry import refresh_games, register_game
+
+    register_game(GameEntry("plainbackgammon", rules=type(load_game("backgammon"))))
+    try:
+        view = get_view("plainbackgammon")
+    finally:
+        refresh_games()
     state = load_game("backgammon").new_initial_state()
     assert view.state_view(state) == {"text": state.render(None)}
     assert view.legal_view(state) is None

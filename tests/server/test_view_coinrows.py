@@ -39,7 +39,7 @@ def random_states(seed: int, games: int = 6, **options: object) -> list[State]:
 
 
 def test_registered_with_the_server() -> None:
-    assert get_view("coinrows").module is view
+    assert get_view("coinrows") is view.VIEW
 
 
 def test_initial_position() -> None:

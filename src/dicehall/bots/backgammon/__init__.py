@@ -25,6 +25,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from dicehall.bots.registry import BotFamily
+
 if TYPE_CHECKING:
     from dicehall.bots.backgammon.network import Network
     from dicehall.games.backgammon.rules import BackgammonState, Play
@@ -217,4 +219,15 @@ class Bot:
         return f"Bot(level={self.level!r}, seed={self.seed})"
 
 
-__all__ = ["DEFAULT_LEVEL", "LEVELS", "SETTINGS", "Bot", "PlayValue", "default_network"]
+#: What backgammon declares as its bots (``GameEntry.bots``).
+BOTS = BotFamily(LEVELS, DEFAULT_LEVEL, Bot)
+
+__all__ = [
+    "BOTS",
+    "DEFAULT_LEVEL",
+    "LEVELS",
+    "SETTINGS",
+    "Bot",
+    "PlayValue",
+    "default_network",
+]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.table import Table
 from rich.text import Text
 
+from dicehall.cli.views import FunctionsView
 from dicehall.core.game import State
 
 
@@ -81,3 +82,7 @@ def hint(state: State, count: int = 5) -> Table | None:
             style="bold green" if rank == 1 else "",
         )
     return table
+
+
+#: The terminal view the game declares (``GameEntry.terminal_view``).
+VIEW = FunctionsView(render=render, describe=describe, help=help, summary=summary, hint=hint)

@@ -7,6 +7,7 @@
 '8/5 6/5'
 """
 
+from dicehall.core.declaration import GameEntry
 from dicehall.games.backgammon.notation import (
     decode_position_id,
     encode_position_id,
@@ -24,8 +25,19 @@ from dicehall.games.backgammon.rules import (
     pip_count,
 )
 
+#: Backgammon's one declaration (registered in pyproject.toml's ``dicehall.games`` entry points).
+ENTRY = GameEntry(
+    "backgammon",
+    rules="dicehall.games.backgammon.rules:Backgammon",
+    bots="dicehall.bots.backgammon:BOTS",
+    terminal_view="dicehall.cli.views.backgammon:VIEW",
+    web_view="dicehall.server.views.backgammon:VIEW",
+    statistics="dicehall.games.backgammon.statistics:game_statistics",
+)
+
 __all__ = [
     "BAR",
+    "ENTRY",
     "OFF",
     "START_SIDE",
     "Backgammon",

@@ -13,6 +13,7 @@ first to 21. Rules and interpretations: docs/rules/whitedie.md.
 (2, 0)
 """
 
+from dicehall.core.declaration import GameEntry
 from dicehall.games.whitedie.challenges import (
     CHALLENGES,
     POKER_CHARTS,
@@ -40,8 +41,19 @@ from dicehall.games.whitedie.rules import (
     WhiteDieState,
 )
 
+#: White Die's one declaration (registered in pyproject.toml's ``dicehall.games`` entry points).
+ENTRY = GameEntry(
+    "whitedie",
+    rules="dicehall.games.whitedie.rules:WhiteDie",
+    bots="dicehall.bots.whitedie:BOTS",
+    terminal_view="dicehall.cli.views.whitedie:VIEW",
+    web_view="dicehall.server.views.whitedie:VIEW",
+    statistics="dicehall.games.whitedie.statistics:game_statistics",
+)
+
 __all__ = [
     "CHALLENGES",
+    "ENTRY",
     "POKER_CHARTS",
     "ChallengeResult",
     "ChooseOpponent",

@@ -27,6 +27,7 @@ from dicehall.games.backgammon.rules import (
     move_step,
     single_steps,
 )
+from dicehall.server.views import FunctionsView
 
 
 def _bg(state: State) -> BackgammonState:
@@ -146,3 +147,9 @@ def summary(state: State) -> str:
         return "The game is not over."
     kind = {1: "a single game", 2: "a gammon", 3: "a backgammon"}.get(s.points, "")
     return f"Seat {s.winner + 1} wins {kind} ({s.points} point{'s' * (s.points != 1)})."
+
+
+#: The web view the game declares (``GameEntry.web_view``).
+VIEW = FunctionsView(
+    state_view=state_view, legal_view=legal_view, move_view=move_view, summary=summary
+)

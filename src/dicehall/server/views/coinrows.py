@@ -32,6 +32,7 @@ from dicehall.games.coinrows.rules import (
     Phase,
     Roll,
 )
+from dicehall.server.views import FunctionsView
 
 
 def _cr(state: State) -> CoinRowsState:
@@ -165,3 +166,9 @@ def summary(state: State) -> str:
         return f"{seat_label(s.turn)} to play."
     text = result_text(s)
     return text[0].upper() + text[1:] + "."
+
+
+#: The web view the game declares (``GameEntry.web_view``).
+VIEW = FunctionsView(
+    state_view=state_view, legal_view=legal_view, move_view=move_view, summary=summary
+)

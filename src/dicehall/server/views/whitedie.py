@@ -59,6 +59,7 @@ from dicehall.games.whitedie.rules import (
     WhiteDieState,
     remove,
 )
+from dicehall.server.views import FunctionsView
 
 Dice = tuple[int, ...]
 
@@ -367,3 +368,9 @@ def summary(state: State) -> str:
         return "The game is not over."
     scores = " – ".join(str(x) for x in s.scores)
     return f"Seat {s.winner + 1} wins with {s.scores[s.winner]} points ({scores})."
+
+
+#: The web view the game declares (``GameEntry.web_view``).
+VIEW = FunctionsView(
+    state_view=state_view, legal_view=legal_view, move_view=move_view, summary=summary
+)
