@@ -60,6 +60,15 @@ class Game(ABC):
     def new_initial_state(self) -> State[Any]:
         """The state before the first action (often a chance node: the opening roll)."""
 
+    def utility_bounds(self) -> tuple[float, float] | None:
+        """The lowest and highest return any seat can get with these options, or None if
+        the game does not say (OpenSpiel's ``min_utility``/``max_utility``).
+
+        Search agents may prune with them (``ExpectimaxBot(bounds="game")``), so they must
+        hold for every final state.
+        """
+        return None
+
     def __repr__(self) -> str:
         changed = {
             o.name: self.options[o.name]

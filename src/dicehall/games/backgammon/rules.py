@@ -184,6 +184,11 @@ class Backgammon(Game):
     max_players = 2
     option_specs = OPTIONS
 
+    def utility_bounds(self) -> tuple[float, float]:
+        """A single game scores 1; standard scoring up to 3 (a backgammon)."""
+        top = 3.0 if self.options["scoring"] == "standard" else 1.0
+        return (-top, top)
+
     def new_initial_state(self) -> BackgammonState:
         return BackgammonState(self, (START_SIDE, START_SIDE), turn=0, dice=None, opening=True)
 

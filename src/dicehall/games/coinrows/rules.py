@@ -371,6 +371,12 @@ class CoinRows(Game):
     def purse(self) -> int:
         return int(self.options["purse"])
 
+    def utility_bounds(self) -> tuple[float, float]:
+        """Win or lose 1; with ``payoff=coins`` a seat's net coins, which the two seats'
+        conserved total of ``2 * purse`` bounds by ``purse`` either way."""
+        top = float(self.purse) if self.options["payoff"] == "coins" else 1.0
+        return (-top, top)
+
     def new_initial_state(self) -> CoinRowsState:
         purse = self.purse
         return CoinRowsState(

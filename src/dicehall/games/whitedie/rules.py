@@ -228,6 +228,10 @@ class WhiteDie(Game):
         """The name of the poker chart in use."""
         return str(self.options["poker_chart"])
 
+    def utility_bounds(self) -> tuple[float, float]:
+        """The winner gets 1 and the others share -1."""
+        return (-1.0 / (self.num_players - 1), 1.0)
+
     def new_initial_state(self) -> WhiteDieState:
         n = self.num_players
         return WhiteDieState(self, (0,) * n, START, contenders=tuple(range(n)))
