@@ -16,7 +16,8 @@ view. The shape each part must have is a ``typing.Protocol`` of the layer that u
   optional leaf evaluation for the generic search agents);
 - ``terminal_view``: ``dicehall.cli.views.TerminalView``;
 - ``web_view``: ``dicehall.server.views.WebView``;
-- ``statistics``: ``GameStatistics`` below (what ``dicehall simulate`` reports).
+- ``statistics``: ``GameStatistics`` below (what ``dicehall simulate`` reports);
+- ``svg``: ``dicehall.svg.BoardDrawing`` (the board as an SVG string).
 
 A part left out (None) falls back to the generic behaviour of that layer; a part that is
 named but cannot be found raises ``GameDeclarationError`` at once, never a silent fallback.
@@ -61,10 +62,10 @@ class GameStatistics(Protocol):
         ...
 
 
-Part = Literal["rules", "bots", "terminal_view", "web_view", "statistics"]
+Part = Literal["rules", "bots", "terminal_view", "web_view", "statistics", "svg"]
 
 #: The parts a declaration may name, in the order of the layers that use them.
-PARTS: tuple[Part, ...] = ("rules", "bots", "terminal_view", "web_view", "statistics")
+PARTS: tuple[Part, ...] = ("rules", "bots", "terminal_view", "web_view", "statistics", "svg")
 
 
 @dataclass(frozen=True)
@@ -81,6 +82,7 @@ class GameEntry:
     terminal_view: str | None = None
     web_view: str | None = None
     statistics: str | None = None
+    svg: str | None = None
 
     def __post_init__(self) -> None:
         if not self.name or self.name != self.name.strip().lower():

@@ -8,6 +8,7 @@ source serve every game.
 
 from __future__ import annotations
 
+import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping, Sequence
 from fractions import Fraction
@@ -16,6 +17,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 from dicehall.core.errors import (
     ActionSyntaxError,
     AmbiguousActionError,
+    GameDeclarationError,
     GameOverError,
     IllegalActionError,
 )
@@ -169,6 +171,18 @@ class State(ABC, Generic[A]):
     def render(self, perspective: int | None = None) -> str:
         """The board as plain text, drawn for ``perspective`` (default: the seat to act)."""
         return str(self)
+
+    def _repr_svg_(self) -> str | None:
+        """The board as SVG, so Jupyter shows a state as a picture (``dicehall.svg``).
+
+        Imported by name when asked for (the SVG layer sits above the games); None when
+        the game declares no SVG board.
+        """
+        svg = importlib.import_module("dicehall.svg")
+        try:
+            return str(svg.board_svg(self))
+        except GameDeclarationError:
+            return None
 
     @abstractmethod
     def __str__(self) -> str:

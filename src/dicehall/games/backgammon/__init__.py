@@ -33,6 +33,7 @@ ENTRY = GameEntry(
     terminal_view="dicehall.cli.views.backgammon:VIEW",
     web_view="dicehall.server.views.backgammon:VIEW",
     statistics="dicehall.games.backgammon.statistics:game_statistics",
+    svg="dicehall.svg.backgammon:board_svg",
 )
 
 __all__ = [

@@ -58,6 +58,7 @@ ENTRY = GameEntry(
     terminal_view="dicehall.cli.views.coinrows:VIEW",
     web_view="dicehall.server.views.coinrows:VIEW",
     statistics="dicehall.games.coinrows.statistics:game_statistics",
+    svg="dicehall.svg.coinrows:board_svg",
 )
 
 __all__ = [

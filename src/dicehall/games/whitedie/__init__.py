@@ -49,6 +49,7 @@ ENTRY = GameEntry(
     terminal_view="dicehall.cli.views.whitedie:VIEW",
     web_view="dicehall.server.views.whitedie:VIEW",
     statistics="dicehall.games.whitedie.statistics:game_statistics",
+    svg="dicehall.svg.whitedie:board_svg",
 )
 
 __all__ = [
