@@ -14,13 +14,12 @@ Each game declares its function in its entry (``GameEntry.statistics``, for exam
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from dicehall.core.declaration import GameStatistics, Observation
 from dicehall.core.errors import GameDeclarationError
 from dicehall.core.registry import game_entry
 
-__all__ = ["GameStatistics", "Observation", "describe_statistics", "pool", "statistics_for"]
+__all__ = ["GameStatistics", "Observation", "pool", "statistics_for"]
 
 
 def statistics_for(game: str) -> GameStatistics | None:
@@ -50,13 +49,3 @@ def pool(observations: Sequence[Mapping[str, Observation]]) -> dict[str, list[fl
             else:
                 bucket.append(float(value))
     return pooled
-
-
-def describe_statistics(observations: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
-    """Mean with 95% interval and count of each named statistic over all games."""
-    from dicehall.arena.summary import mean_interval
-
-    out: dict[str, dict[str, Any]] = {}
-    for name, values in pool(observations).items():
-        out[name] = mean_interval(values).to_dict()
-    return out

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from dicehall.core.errors import GameOverError
-from dicehall.games.backgammon.rules import (
+from dicehall.games.backgammon.board import (
     BAR,
     CHECKERS,
     OFF,

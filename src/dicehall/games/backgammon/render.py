@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from dicehall.games.backgammon.rules import BAR, OFF, pip_count
+from dicehall.games.backgammon.board import BAR, OFF, pip_count
 
 if TYPE_CHECKING:
     from dicehall.games.backgammon.rules import BackgammonState

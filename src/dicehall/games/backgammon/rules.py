@@ -18,65 +18,23 @@ from typing import Any
 from dicehall.core.errors import GameOverError
 from dicehall.core.game import CHANCE, TERMINAL, Game, State
 from dicehall.core.options import Option
-
-BAR = 25
-OFF = 0
-CHECKERS = 15
-
-Side = tuple[int, ...]  # 26 counts: off, points 1..24, bar
-Board = tuple[Side, Side]
-Step = tuple[int, int]  # one die moved: (from, to) in the mover's numbering
-
-START_SIDE: Side = tuple({24: 2, 13: 5, 8: 3, 6: 5}.get(i, 0) for i in range(26))
-
-
-@dataclass(frozen=True)
-class Roll:
-    """A dice outcome. At the opening ``first`` is seat 0's die and ``second`` seat 1's;
-    later rolls are stored high die first."""
-
-    first: int
-    second: int
-
-    @property
-    def is_double(self) -> bool:
-        return self.first == self.second
-
-    def __str__(self) -> str:
-        return f"{self.first}-{self.second}"
-
-
-@dataclass(frozen=True)
-class Play:
-    """One whole turn: the single-die steps in the order played (empty: no legal play).
-
-    Two plays that lead to the same position are the same choice; ``legal_actions``
-    lists one representative of each.
-    """
-
-    steps: tuple[Step, ...]
-
-    def __str__(self) -> str:
-        return " ".join(f"{a}/{b}" for a, b in self.steps) or "pass"
-
+from dicehall.games.backgammon.board import (
+    BAR,
+    CHECKERS,
+    OFF,
+    START_SIDE,
+    Board,
+    Play,
+    Roll,
+    Side,
+    Step,
+    move_step,
+    opening,
+    pip_count,
+    start_board,
+)
 
 Action = Roll | Play
-
-
-def pip_count(side: Side) -> int:
-    """Pips a player needs to bear off every checker (the bar counts 25)."""
-    return sum(i * n for i, n in enumerate(side))
-
-
-def move_step(mine: list[int], theirs: list[int], src: int, dst: int) -> bool:
-    """Move one checker of ``mine`` from ``src`` to ``dst`` in place; True if it hit."""
-    mine[src] -= 1
-    mine[dst] += 1
-    if dst != OFF and theirs[25 - dst] == 1:
-        theirs[25 - dst] = 0
-        theirs[BAR] += 1
-        return True
-    return False
 
 
 def single_steps(mine: Sequence[int], theirs: Sequence[int], die: int) -> list[Step]:
@@ -190,7 +148,7 @@ class Backgammon(Game):
         return (-top, top)
 
     def new_initial_state(self) -> BackgammonState:
-        return BackgammonState(self, (START_SIDE, START_SIDE), turn=0, dice=None, opening=True)
+        return BackgammonState(self, start_board(), turn=0, dice=None, opening=True)
 
     def setup(
         self,
@@ -301,11 +259,11 @@ class BackgammonState(State[Action]):
     # -- transitions ----------------------------------------------------
     def _after_roll(self, roll: Roll) -> BackgammonState:
         if self.opening:
-            if roll.is_double:
+            started = opening(roll.first, roll.second)
+            if started is None:
                 return self  # a tie: both roll again
-            turn = 0 if roll.first > roll.second else 1
+            turn, dice = started
             board = self.board if turn == self.turn else (self.board[1], self.board[0])
-            dice = (max(roll.first, roll.second), min(roll.first, roll.second))
             return BackgammonState(self.game, board, turn=turn, dice=dice)
         return BackgammonState(
             self.game, self.board, turn=self.turn, dice=(roll.first, roll.second)
@@ -419,3 +377,29 @@ class BackgammonState(State[Action]):
     def __repr__(self) -> str:
         dice = "" if self.dice is None else f", dice={self.dice}"
         return f"<BackgammonState {self.position_id()} turn={self.turn}{dice}>"
+
+
+# The board module's names are re-exported (most callers import them from here): listed
+# with this module's own public names.
+__all__ = [
+    "BAR",
+    "CHECKERS",
+    "OFF",
+    "OPTIONS",
+    "START_SIDE",
+    "Action",
+    "Backgammon",
+    "BackgammonState",
+    "Board",
+    "Play",
+    "Roll",
+    "Side",
+    "Step",
+    "generate_plays",
+    "generate_plays_reference",
+    "move_step",
+    "opening",
+    "pip_count",
+    "single_steps",
+    "start_board",
+]

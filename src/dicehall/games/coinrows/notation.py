@@ -25,7 +25,7 @@ import re
 from typing import TYPE_CHECKING
 
 from dicehall.core.errors import GameOverError
-from dicehall.games.coinrows.rules import (
+from dicehall.games.coinrows.board import (
     COLUMNS,
     HOME_ROWS,
     LEAVE,
@@ -42,7 +42,8 @@ from dicehall.games.coinrows.rules import (
 )
 
 if TYPE_CHECKING:
-    from dicehall.games.coinrows.rules import Action, CoinRowsState, Step
+    from dicehall.games.coinrows.board import Action, Step
+    from dicehall.games.coinrows.rules import CoinRowsState
 
 _ROLL_WORDS = {"roll", "r", "roll dice", "roll the dice", "dice", "throw", "go"}
 _LEAVE_WORDS = {"leave", "leave game", "leave the game", "stop playing"}

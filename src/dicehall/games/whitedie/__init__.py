@@ -5,7 +5,7 @@ first to 21. Rules and interpretations: docs/rules/whitedie.md.
 >>> state = load_game("whitedie").new_initial_state()
 >>> state = state.apply_text("white 5: 1 2 3 4").apply_text("white 2: 6 6 6 6")
 >>> state.phase, state.turn, state.chance_dice()      # seat 1 starts: he rolls five
-('roll', 0, 5)
+(<Phase.ROLL: 'roll'>, 0, 5)
 >>> state = state.apply_text("white 6: 2 4 4 1")      # Sixes
 >>> state.legal_texts()[:4]
 ['stand', 'reroll 1', 'reroll 2', 'reroll 4']
@@ -33,6 +33,7 @@ from dicehall.games.whitedie.challenges import (
 from dicehall.games.whitedie.rules import (
     ChallengeResult,
     ChooseOpponent,
+    Phase,
     Place,
     Reroll,
     Roll,
@@ -59,6 +60,7 @@ __all__ = [
     "ChallengeResult",
     "ChooseOpponent",
     "Match",
+    "Phase",
     "PipSquare",
     "Place",
     "Reroll",

@@ -23,8 +23,7 @@ import re
 from typing import TYPE_CHECKING
 
 from dicehall.core.errors import GameOverError
-from dicehall.games.whitedie.challenges import square_index
-from dicehall.games.whitedie.rules import (
+from dicehall.games.whitedie.board import (
     CHOOSE,
     MATCH_OPPONENT,
     ROLL,
@@ -38,6 +37,7 @@ from dicehall.games.whitedie.rules import (
     Stand,
     remove,
 )
+from dicehall.games.whitedie.challenges import square_index
 
 if TYPE_CHECKING:
     from dicehall.games.whitedie.rules import WhiteDieState

@@ -66,8 +66,10 @@ def legal_view(state: State) -> dict[str, Any]:
     """The legal plays as a graph for click-to-move, in the mover's numbering.
 
     ``nodes[0]`` is the position before moving; each node has ``edges``
-    ``[from, to, die, hit, child]`` (one checker moved by one die) and ``text``, the canonical
-    play to send when the player confirms there (null while dice must still be played). Only
+    ``[from, to, die, hit, child]`` (one checker moved by one die), ``sides``, the board there
+    (the mover's side first, each in its own numbering: the browser draws it and knows no
+    rules) and ``text``, the canonical play to send when the player confirms there (null
+    while dice must still be played). Only
     steps that can still end in a legal play are included, so the rules about using both dice
     and the larger die are respected click by click.
     """
@@ -87,7 +89,7 @@ def legal_view(state: State) -> dict[str, Any]:
         memo[key] = None  # no cycles are possible (pips only go down), but be safe
         if board in texts:
             index = len(nodes)
-            nodes.append({"edges": [], "text": texts[board], "dice": list(rest)})
+            nodes.append({"edges": [], "text": texts[board], "dice": list(rest), "sides": board})
             memo[key] = index
             return index
         edges: list[list[Any]] = []
@@ -103,7 +105,7 @@ def legal_view(state: State) -> dict[str, Any]:
         if not edges:
             return None
         index = len(nodes)
-        nodes.append({"edges": edges, "text": None, "dice": list(rest)})
+        nodes.append({"edges": edges, "text": None, "dice": list(rest), "sides": board})
         memo[key] = index
         return index
 
@@ -120,6 +122,7 @@ def legal_view(state: State) -> dict[str, Any]:
                 "edges": [[a, b, die, hit, new[c]] for a, b, die, hit, c in node["edges"]],
                 "text": node["text"],
                 "dice": node["dice"],
+                "sides": node["sides"],
             }
         )
     return {"seat": s.turn, "nodes": out}
@@ -130,7 +133,10 @@ def move_view(before: State, text: str, after: State) -> dict[str, Any] | None:
     b = _bg(before)
     if b.is_chance_node():
         a, c = (int(x) for x in text.split("-"))
-        return {"roll": [a, c], "opening": b.opening}
+        out: dict[str, Any] = {"roll": [a, c], "opening": b.opening}
+        if b.opening:  # who starts (None: a tie, both roll again): the browser needs no rule
+            out["starts"] = None if _bg(after).opening else _bg(after).turn
+        return out
     action = b.parse_action(text)
     assert isinstance(action, Play)
     mine, theirs = list(b.board[0]), list(b.board[1])

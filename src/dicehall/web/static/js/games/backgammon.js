@@ -66,15 +66,6 @@ function toViewer(p, seat, me) {
   return 25 - p;
 }
 
-function applyStep(mine, theirs, src, dst) {
-  mine[src] -= 1;
-  mine[dst] += 1;
-  if (dst !== 0 && theirs[25 - dst] === 1) {
-    theirs[25 - dst] = 0;
-    theirs[25] += 1;
-  }
-}
-
 /** Reachable destinations of the checker on `src` from node n: dst -> chain of edges. */
 function destinations(nodes, n, src) {
   const found = new Map();
@@ -94,12 +85,12 @@ function destinations(nodes, n, src) {
 
 export function describe(entry, snap) {
   if (entry.actor >= 0) return entry.text;
-  const before = snap.log.filter((e) => e.seq < entry.seq);
-  if (before.every((e) => e.actor < 0)) {
-    // opening roll: one die each, the higher one moves first with both
-    const [a, b] = entry.text.split("-").map(Number);
+  const detail = entry.detail;
+  if (detail && detail.opening) {
+    // the server says who starts (null: a tie, both roll again)
+    const [a, b] = detail.roll;
     const name = (seat) => snap.players?.[seat]?.name || `seat ${seat + 1}`;
-    const who = a === b ? "a tie: roll again" : `${name(a > b ? 0 : 1)} starts`;
+    const who = detail.starts === null ? "a tie: roll again" : `${name(detail.starts)} starts`;
     return `opening: ${name(0)} ${a}, ${name(1)} ${b} (${who})`;
   }
   return `rolls ${entry.text}`;
@@ -117,16 +108,15 @@ export function render(root, snap, ctx) {
     memory.set(root, mem);
   }
 
-  // the board as it stands after the steps already clicked (not yet sent)
-  const mine = view.sides[me].slice();
-  const theirs = view.sides[them].slice();
+  // the board as it stands after the steps already clicked (not yet sent): the server's
+  // node for it carries the sides, so no rule of movement lives here
   let node = 0;
   for (const chain of mem.path) {
-    for (const edge of chain) {
-      applyStep(mine, theirs, edge[0], edge[1]);
-      node = edge[4];
-    }
+    for (const edge of chain) node = edge[4];
   }
+  const atNode = moves ? moves.nodes[node].sides : null;
+  const mine = (atNode ? atNode[0] : view.sides[me]).slice();
+  const theirs = (atNode ? atNode[1] : view.sides[them]).slice();
   const current = moves ? moves.nodes[node] : null;
   const sources = new Set(current ? current.edges.map((e) => e[0]) : []);
   const dests = current && mem.selected !== null ? destinations(moves.nodes, node, mem.selected) : new Map();
