@@ -69,7 +69,7 @@ def test_a_game_without_a_web_view_gets_the_generic_one() -> None:
 def test_the_browser_gets_the_rules_results_not_the_rules() -> None:
     """Each click-graph node carries its board, and the opening roll says who starts, so
     backgammon.js applies no move and decides no opening itself."""
-    from dicehall.games.backgammon.rules import move_step
+    from dicehall.games.backgammon.rules import move_step, pip_count
 
     game = load_game("backgammon")
     tie = move_view(game.new_initial_state(), "4-4", game.new_initial_state().apply_text("4-4"))
@@ -79,6 +79,9 @@ def test_the_browser_gets_the_rules_results_not_the_rules() -> None:
     state = start.apply_text("3-1")
     nodes = legal_view(state)["nodes"]
     assert tuple(map(tuple, nodes[0]["sides"])) == state.board
+    assert nodes[0]["pips"] == [167, 167] and all(
+        node["pips"] == [pip_count(node["sides"][0]), pip_count(node["sides"][1])] for node in nodes
+    )
     for node in nodes:
         for src, dst, _die, hit, child in node["edges"]:
             mine, theirs = list(node["sides"][0]), list(node["sides"][1])

@@ -36,9 +36,9 @@ dicehall.core.errors.GameDeclarationError: game 'nim' declares rules='fractions:
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
 
 from dicehall.core.errors import GameDeclarationError
 from dicehall.core.game import Game, State
@@ -60,6 +60,26 @@ class GameStatistics(Protocol):
     def __call__(self, states: Sequence[State], record: Record) -> Mapping[str, Observation]:
         """Named observations of this game."""
         ...
+
+
+class FunctionsOverride:
+    """Base of the views made of plain functions (``cli.views.FunctionsView``,
+    ``server.views.FunctionsView``): each function given replaces the method of that name,
+    the class's own method stands for the rest, and a name not in ``METHODS`` is an error.
+    """
+
+    METHODS: ClassVar[tuple[str, ...]] = ()
+    KIND: ClassVar[str] = "view"
+
+    def __init__(self, **functions: Callable[..., Any]) -> None:
+        unknown = sorted(set(functions) - set(self.METHODS))
+        if unknown:
+            raise TypeError(
+                f"unknown {self.KIND} function(s) {', '.join(unknown)}; "
+                f"a view has {', '.join(self.METHODS)}"
+            )
+        for name, function in functions.items():
+            setattr(self, name, function)
 
 
 Part = Literal["rules", "bots", "terminal_view", "web_view", "statistics", "svg"]

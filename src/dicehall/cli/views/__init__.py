@@ -8,12 +8,12 @@ functions and the default for the rest (an unknown name is an error, never ignor
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
 from rich.console import RenderableType
 from rich.text import Text
 
+from dicehall.core.declaration import FunctionsOverride
 from dicehall.core.errors import GameDeclarationError
 from dicehall.core.game import State
 from dicehall.core.registry import game_entry
@@ -85,7 +85,7 @@ class DefaultView:
         return f"Seat {winners[0] + 1} wins ({', '.join(f'{r:+g}' for r in returns)})."
 
 
-class FunctionsView(DefaultView):
+class FunctionsView(FunctionsOverride, DefaultView):
     """A terminal view made of plain functions; the default stands for any left out.
 
     >>> view = FunctionsView(help=lambda state: "write roll or hold")
@@ -97,15 +97,8 @@ class FunctionsView(DefaultView):
     TypeError: unknown terminal view function(s) hnit; a view has render, describe, hint, ...
     """
 
-    def __init__(self, **functions: Callable[..., Any]) -> None:
-        unknown = sorted(set(functions) - set(VIEW_METHODS))
-        if unknown:
-            raise TypeError(
-                f"unknown terminal view function(s) {', '.join(unknown)}; "
-                f"a view has {', '.join(VIEW_METHODS)}"
-            )
-        for name, function in functions.items():
-            setattr(self, name, function)
+    METHODS = VIEW_METHODS
+    KIND = "terminal view"
 
 
 def get_view(game: str) -> TerminalView:

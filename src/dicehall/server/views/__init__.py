@@ -8,9 +8,9 @@ leaves out falls back to the generic versions here, and an unknown name is an er
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
+from dicehall.core.declaration import FunctionsOverride
 from dicehall.core.errors import GameDeclarationError
 from dicehall.core.game import State
 from dicehall.core.registry import game_entry
@@ -73,7 +73,7 @@ class GenericView:
         return generic_summary(state)
 
 
-class FunctionsView(GenericView):
+class FunctionsView(FunctionsOverride, GenericView):
     """A web view made of plain functions; the generic one stands for any left out.
 
     >>> FunctionsView(state_veiw=print)  # doctest: +ELLIPSIS
@@ -82,15 +82,8 @@ class FunctionsView(GenericView):
     TypeError: unknown web view function(s) state_veiw; a view has state_view, legal_view, ...
     """
 
-    def __init__(self, **functions: Callable[..., Any]) -> None:
-        unknown = sorted(set(functions) - set(VIEW_METHODS))
-        if unknown:
-            raise TypeError(
-                f"unknown web view function(s) {', '.join(unknown)}; "
-                f"a view has {', '.join(VIEW_METHODS)}"
-            )
-        for name, function in functions.items():
-            setattr(self, name, function)
+    METHODS = VIEW_METHODS
+    KIND = "web view"
 
 
 def get_view(game: str) -> WebView:

@@ -25,6 +25,7 @@ from dicehall.games.backgammon.rules import (
     Board,
     Play,
     move_step,
+    pip_count,
     single_steps,
 )
 from dicehall.server.views import FunctionsView
@@ -62,16 +63,21 @@ def state_view(state: State) -> dict[str, Any]:
     }
 
 
+def _at(board: Board) -> dict[str, Any]:
+    """A click node's board and pip counts (the mover's first), for the browser to draw."""
+    return {"sides": board, "pips": [pip_count(board[0]), pip_count(board[1])]}
+
+
 def legal_view(state: State) -> dict[str, Any]:
     """The legal plays as a graph for click-to-move, in the mover's numbering.
 
     ``nodes[0]`` is the position before moving; each node has ``edges``
-    ``[from, to, die, hit, child]`` (one checker moved by one die), ``sides``, the board there
-    (the mover's side first, each in its own numbering: the browser draws it and knows no
-    rules) and ``text``, the canonical play to send when the player confirms there (null
-    while dice must still be played). Only
-    steps that can still end in a legal play are included, so the rules about using both dice
-    and the larger die are respected click by click.
+    ``[from, to, die, hit, child]`` (one checker moved by one die), ``sides`` and ``pips``, the
+    board there and its pip counts (the mover's first, each side in its own numbering: the
+    browser draws them and knows no rules), and ``text``, the canonical play to send when the
+    player confirms there (null while dice must still be played). Only steps that can still
+    end in a legal play are included, so the rules about using both dice and the larger die
+    are respected click by click.
     """
     s = _bg(state)
     assert s.dice is not None
@@ -89,7 +95,7 @@ def legal_view(state: State) -> dict[str, Any]:
         memo[key] = None  # no cycles are possible (pips only go down), but be safe
         if board in texts:
             index = len(nodes)
-            nodes.append({"edges": [], "text": texts[board], "dice": list(rest), "sides": board})
+            nodes.append({"edges": [], "text": texts[board], "dice": list(rest), **_at(board)})
             memo[key] = index
             return index
         edges: list[list[Any]] = []
@@ -105,7 +111,7 @@ def legal_view(state: State) -> dict[str, Any]:
         if not edges:
             return None
         index = len(nodes)
-        nodes.append({"edges": edges, "text": None, "dice": list(rest), "sides": board})
+        nodes.append({"edges": edges, "text": None, "dice": list(rest), **_at(board)})
         memo[key] = index
         return index
 
@@ -123,6 +129,7 @@ def legal_view(state: State) -> dict[str, Any]:
                 "text": node["text"],
                 "dice": node["dice"],
                 "sides": node["sides"],
+                "pips": node["pips"],
             }
         )
     return {"seat": s.turn, "nodes": out}

@@ -225,7 +225,7 @@ def state_view(state: State) -> dict[str, Any]:
     chart = s.game.poker_chart
     in_challenge = s.challenge is not None
     view: dict[str, Any] = {
-        "phase": s.phase,
+        "phase": str(s.phase),
         "players": len(s.scores),
         "target": s.game.target,
         "poker_chart": chart,
