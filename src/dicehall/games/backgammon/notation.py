@@ -245,6 +245,8 @@ def encode_position_id(board: Board) -> str:
 def decode_position_id(pid: str) -> Board:
     """The board (player on roll first) of a GNU Backgammon Position ID.
 
+    :raises ValueError: if ``pid`` is not 14 base64 characters of a legal position.
+
     >>> decode_position_id("4HPwATDgc/ABMA")[0][13]
     5
     """

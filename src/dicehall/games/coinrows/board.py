@@ -61,6 +61,8 @@ def square_name(column: int, row: int) -> str:
 def parse_square(text: str) -> tuple[int, int]:
     """(column, row) of a square name such as ``c1`` (0-based).
 
+    :raises ValueError: if ``text`` is not a square a1..g7.
+
     >>> parse_square("C1")
     (2, 0)
     """
