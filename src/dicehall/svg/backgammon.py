@@ -118,13 +118,16 @@ def _dice(state: BackgammonState, bottom: int) -> list[str]:
 
 
 def _steps(last_move: Any) -> list[Step]:
-    """The (from, to) steps of a play given as a ``Play`` or as move text (``8/5(2)``...)."""
+    """The (from, to) steps of a play given as a ``Play`` or as move text (``8/5(2)``...);
+    none for a roll (``5-2``) or ``pass``."""
     if last_move is None:
         return []
     if isinstance(last_move, Play):
         return list(last_move.steps)
     if not isinstance(last_move, str):
         raise ValueError(f"last_move is a backgammon play or its text, not {last_move!r}")
+    if re.fullmatch(r"\s*([1-6]-[1-6]|pass)\s*", last_move.lower()):
+        return []  # a roll of the dice, or no play: nothing moved
     steps: list[Step] = []
     for token in last_move.lower().split():
         points = [
