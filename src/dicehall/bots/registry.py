@@ -111,12 +111,8 @@ def game_bots(game: str) -> BotPackage | None:
     :raises UnknownGameError: if no game has that name.
     :raises GameDeclarationError: if the declared object is not a ``BotPackage``.
     """
-    bots = game_entry(game).load("bots")
-    if bots is not None and not isinstance(bots, BotPackage):
-        raise GameDeclarationError(
-            f"game {game!r} declares bots={game_entry(game).bots!r}, which is not a "
-            "BotPackage (levels, default_level, make, search_evaluation)"
-        )
+    hint = "levels, default_level, make, search_evaluation: use BotFamily"
+    bots: BotPackage | None = game_entry(game).load_as("bots", BotPackage, hint)
     return bots
 
 

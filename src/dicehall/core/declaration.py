@@ -142,7 +142,7 @@ class GameEntry:
                     f"but there is no module {exc.name!r}"
                 ) from exc
             raise
-        obj = module
+        obj: Any = module
         for name in attr.split("."):
             if not hasattr(obj, name):
                 raise GameDeclarationError(
@@ -150,4 +150,18 @@ class GameEntry:
                     f"but module {module_name!r} has no attribute {attr!r}"
                 )
             obj = getattr(obj, name)
+        return obj
+
+    def load_as(self, part: Part, shape: type, hint: str) -> Any:
+        """``load(part)`` checked against ``shape`` (a runtime-checkable Protocol); None if
+        the game leaves the part out.
+
+        :raises GameDeclarationError: if the part is missing or not of that shape.
+        """
+        obj = self.load(part)
+        if obj is not None and not isinstance(obj, shape):
+            raise GameDeclarationError(
+                f"game {self.name!r} declares {part}={getattr(self, part)!r}, which is not a "
+                f"{shape.__name__} ({hint})"
+            )
         return obj

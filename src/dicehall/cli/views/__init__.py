@@ -14,7 +14,6 @@ from rich.console import RenderableType
 from rich.text import Text
 
 from dicehall.core.declaration import FunctionsOverride
-from dicehall.core.errors import GameDeclarationError
 from dicehall.core.game import State
 from dicehall.core.registry import game_entry
 
@@ -107,12 +106,6 @@ def get_view(game: str) -> TerminalView:
     :raises UnknownGameError: if no game has that name.
     :raises GameDeclarationError: if the declared object is not a ``TerminalView``.
     """
-    view = game_entry(game).load("terminal_view")
-    if view is None:
-        return DefaultView()
-    if not isinstance(view, TerminalView):
-        raise GameDeclarationError(
-            f"game {game!r} declares terminal_view={game_entry(game).terminal_view!r}, which "
-            f"lacks some of {', '.join(VIEW_METHODS)} (use FunctionsView)"
-        )
-    return view
+    hint = f"{', '.join(VIEW_METHODS)}: use FunctionsView"
+    view = game_entry(game).load_as("terminal_view", TerminalView, hint)
+    return view if view is not None else DefaultView()

@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Any, Protocol, runtime_checkable
 
 from dicehall.core.declaration import FunctionsOverride
-from dicehall.core.errors import GameDeclarationError
 from dicehall.core.game import State
 from dicehall.core.registry import game_entry
 
@@ -92,12 +91,6 @@ def get_view(game: str) -> WebView:
     :raises UnknownGameError: if no game has that name.
     :raises GameDeclarationError: if the declared object is not a ``WebView``.
     """
-    view = game_entry(game).load("web_view")
-    if view is None:
-        return GenericView()
-    if not isinstance(view, WebView):
-        raise GameDeclarationError(
-            f"game {game!r} declares web_view={game_entry(game).web_view!r}, which lacks "
-            f"some of {', '.join(VIEW_METHODS)} (use FunctionsView)"
-        )
-    return view
+    hint = f"{', '.join(VIEW_METHODS)}: use FunctionsView"
+    view = game_entry(game).load_as("web_view", WebView, hint)
+    return view if view is not None else GenericView()
