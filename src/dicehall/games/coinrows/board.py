@@ -4,8 +4,8 @@ the pure move functions that rules, notation and rendering share.
 It imports nothing of the game, so nothing imports back up. Rows and columns are
 numbered 0..6 (texts use ``a1``..``g7``); seat 0 moves first from row 0 (``1``).
 
->>> square_name(2, 0), parse_square("c1"), len(legal_moves(START_BOARD, 0, Roll(2, 3)))
-('c1', (2, 0), 10)
+>>> square_name(2, 0), parse_square("c1"), len(legal_moves(START_BOARD, 0, Roll(2, 3)))  # 5 + 5 x 4
+('c1', (2, 0), 25)
 """
 
 from __future__ import annotations
