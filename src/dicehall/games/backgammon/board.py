@@ -57,6 +57,59 @@ class Play:
         return " ".join(f"{a}/{b}" for a, b in self.steps) or "pass"
 
 
+#: the cube actions' canonical texts, in the order ``legal_actions`` lists them
+CUBE_KINDS = ("roll", "double", "take", "pass", "beaver", "raccoon")
+#: resignation levels: the points (before the cube) a resignation concedes
+RESIGN_LEVELS = {1: "single", 2: "gammon", 3: "backgammon"}
+
+
+@dataclass(frozen=True)
+class CubeAction:
+    """A cube decision: ``roll`` (no double) or ``double`` before the roll; ``take``,
+    ``pass`` or ``beaver`` in answer to a double; ``take`` or ``raccoon`` after a beaver."""
+
+    kind: str
+
+    def __post_init__(self) -> None:
+        if self.kind not in CUBE_KINDS:
+            raise ValueError(f"cube action {self.kind!r}: expected one of {', '.join(CUBE_KINDS)}")
+
+    def __str__(self) -> str:
+        return self.kind
+
+
+@dataclass(frozen=True)
+class Resign:
+    """An offer to resign: ``level`` 1 (single game), 2 (gammon) or 3 (backgammon)."""
+
+    level: int
+
+    def __post_init__(self) -> None:
+        if self.level not in RESIGN_LEVELS:
+            raise ValueError(f"resignation level {self.level!r}: expected 1, 2 or 3")
+
+    def __str__(self) -> str:
+        return f"resign {RESIGN_LEVELS[self.level]}"
+
+
+@dataclass(frozen=True)
+class ResignAnswer:
+    """The opponent's answer to a resignation offer: accept (the game ends) or reject."""
+
+    accept: bool
+
+    def __str__(self) -> str:
+        return "accept" if self.accept else "reject"
+
+
+#: ``BackgammonState.pending``: what the next decision is about, besides the dice
+NO_PENDING = ""  # dice to roll (chance) or to play
+CUBE_DECISION = "double"  # the player on roll, before rolling: roll, double (if he may), resign
+TAKE_DECISION = "take"  # his opponent answers a double: take, pass (or beaver)
+RACCOON_DECISION = "raccoon"  # the doubler answers a beaver: take (play on) or raccoon
+RESIGN_DECISION = "resign"  # the opponent answers a resignation: accept or reject
+
+
 def pip_count(side: Side) -> int:
     """Pips a player needs to bear off every checker (the bar counts 25)."""
     return sum(i * n for i, n in enumerate(side))

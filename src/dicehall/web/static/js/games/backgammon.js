@@ -16,6 +16,7 @@
 //   root.dataset.node        index in moves.nodes of the position after the clicks so far
 
 import { animateTranslate, clear, dieFace, html, svg } from "../dom.js";
+import { cubePanel, drawCube } from "./backgammon_cube.js";
 
 const W = 700;
 const H = 540;
@@ -404,10 +405,11 @@ export function render(root, snap, ctx) {
   drawMarks(s, b); // under the checkers
   const checkerNodes = drawCheckers(s, b);
   drawMiddle(s, b, snap, ctx);
+  drawCube(s, { barX: BAR_X, barW: BAR_W, mid: MID, top: TOP, bottom: BOTTOM }, b.view, b.me);
   if (b.current) drawTargets(s, b, clicker(b, redraw)); // on top of everything
   const controls = makeControls(b, ctx, redraw);
   clear(root);
-  root.append(s, controls);
+  root.append(s, controls, cubePanel(snap, ctx, b.me));
   root.dataset.node = b.current ? String(b.node) : "";
   root.dataset.selected = b.mem.selected === null ? "" : String(b.mem.selected);
   animateLast(b, snap, ctx, checkerNodes);
