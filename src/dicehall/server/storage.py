@@ -5,17 +5,25 @@ Three tables (names carry a prefix so tests can share one database):
 - ``games``: one row per game (game name, options, mode, status, seeds, result);
 - ``seats``: one row per seat (human or bot, name, hashed token, player seed);
 - ``actions``: the append-only action log, primary key ``(game_id, seq)`` so two writers can
-  never both append action number ``seq``; the loser gets ``ConflictError``.
+  never both append action number ``seq``; the loser gets ``ConflictError``. That key is the
+  only ordering the log needs: on PostgreSQL writers run concurrently (no lock in the process),
+  on SQLite (one writer at a time by design) a process-wide lock avoids "database is locked".
 
-The schema is created automatically on first use.
+The schema is managed by Alembic (``dicehall/server/alembic``): opening a store upgrades the
+database in place, and a database created before migrations existed is recognised and
+upgraded too. On PostgreSQL every change to a game also sends ``NOTIFY`` on the store's
+channel inside the same transaction, so other server processes hear about exactly the
+committed changes (``Store.listen``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -71,6 +79,7 @@ class SeatRow:
     name: str
     token_hash: str | None = None
     player_seed: str = ""
+    seeded: bool = True  # False while a taken seat waits for its player seed
 
     @property
     def claimed(self) -> bool:
@@ -113,6 +122,7 @@ class Store:
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
         else:
             kwargs["pool_pre_ping"] = True
+            kwargs["pool_size"] = 10
         self.engine = sa.create_engine(self.url, **kwargs)
         if self.url.startswith("sqlite"):
 
@@ -123,8 +133,13 @@ class Store:
                 cur.execute("PRAGMA synchronous=FULL")
                 cur.close()
 
-        # SQLite allows one writer at a time; serialising writes here avoids "database is locked"
-        self._write_lock = threading.Lock()
+        self.is_sqlite = self.url.startswith("sqlite")
+        #: a unique name of this store object, so a process can skip its own notifications
+        self.origin = hashlib.sha256(f"{id(self)} {time.time_ns()}".encode()).hexdigest()[:12]
+        self.channel = f"dicehall_{prefix}events"[:63]
+        # SQLite allows one writer at a time; serialising writes here avoids "database is
+        # locked". PostgreSQL orders the log itself by its primary key: no lock.
+        self._write_lock: Any = threading.Lock() if self.is_sqlite else contextlib.nullcontext()
         md = sa.MetaData()
         self.games = sa.Table(
             f"{prefix}games",
@@ -152,6 +167,7 @@ class Store:
             sa.Column("name", sa.String(40), nullable=False),
             sa.Column("token_hash", sa.String(64)),
             sa.Column("player_seed", sa.String(64), nullable=False, default=""),
+            sa.Column("seeded", sa.Boolean, nullable=False, default=True),
         )
         self.actions = sa.Table(
             f"{prefix}actions",
@@ -163,7 +179,68 @@ class Store:
             sa.Column("created", sa.Float, nullable=False),
         )
         self.metadata = md
-        md.create_all(self.engine)
+        self.migrate()
+
+    # -- schema ---------------------------------------------------------
+    def migrate(self) -> None:
+        """Bring the database to the newest schema (Alembic ``upgrade head``), in place.
+
+        A database created before migrations existed has the tables but no version table:
+        it is stamped with the first revision, which is exactly that schema, and upgraded.
+        On PostgreSQL an advisory lock lets several processes start at once.
+        """
+        from alembic import command
+        from alembic.config import Config
+
+        cfg = Config()
+        cfg.set_main_option("script_location", str(Path(__file__).with_name("alembic")))
+        cfg.attributes["prefix"] = self.prefix
+        with self.engine.begin() as conn:
+            if not self.is_sqlite:
+                key = int(hashlib.sha256(self.channel.encode()).hexdigest()[:15], 16)
+                conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": key})
+            cfg.attributes["connection"] = conn
+            tables = set(sa.inspect(conn).get_table_names())
+            if f"{self.prefix}games" in tables and f"{self.prefix}alembic_version" not in tables:
+                command.stamp(cfg, "0001")
+            command.upgrade(cfg, "head")
+
+    def revision(self) -> str | None:
+        """The schema revision the database is at (None before any migration)."""
+        table = f"{self.prefix}alembic_version"
+        with self.engine.connect() as conn:
+            if table not in sa.inspect(conn).get_table_names():
+                return None
+            return conn.execute(sa.text(f"SELECT version_num FROM {table}")).scalar()
+
+    def _notify(self, conn: Any, game_id: str, seq: int) -> None:
+        """Tell the other processes (PostgreSQL only) that ``game_id`` changed, on commit."""
+        if not self.is_sqlite:
+            conn.execute(
+                sa.text("SELECT pg_notify(:c, :p)"),
+                {"c": self.channel, "p": f"{self.origin} {game_id} {seq}"},
+            )
+
+    def listen(self, callback: Callable[[str, int], None], stop: threading.Event) -> None:
+        """Call ``callback(game_id, seq)`` for every change committed by another store on the
+        same PostgreSQL database, until ``stop`` is set (run it in a thread of its own).
+        ``seq`` is the game's log length after the change. On SQLite it returns at once."""
+        if self.is_sqlite:
+            return
+        import psycopg
+
+        dsn = self.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+        while not stop.is_set():
+            try:
+                with psycopg.connect(dsn, autocommit=True) as conn:
+                    conn.execute(f'LISTEN "{self.channel}"')
+                    while not stop.is_set():
+                        for note in conn.notifies(timeout=0.5):
+                            origin, game_id, seq = note.payload.split(" ")
+                            if origin != self.origin:
+                                callback(game_id, int(seq))
+            except psycopg.OperationalError:  # the database went away: try again
+                stop.wait(1.0)
 
     # -- games ----------------------------------------------------------
     def create_game(self, row: GameRow) -> None:
@@ -194,8 +271,10 @@ class Store:
                         name=s.name,
                         token_hash=s.token_hash,
                         player_seed=s.player_seed,
+                        seeded=s.seeded,
                     )
                 )
+            self._notify(conn, row.id, 0)
 
     def _game_from(self, r: Any, seats: list[SeatRow]) -> GameRow:
         return GameRow(
@@ -225,7 +304,7 @@ class Store:
         )
         for s in rows:
             out[s.game_id].append(
-                SeatRow(s.seat, s.kind, s.spec, s.name, s.token_hash, s.player_seed or "")
+                SeatRow(s.seat, s.kind, s.spec, s.name, s.token_hash, s.player_seed or "", s.seeded)
             )
         return out
 
@@ -250,8 +329,19 @@ class Store:
             seats = self._seats_of(conn, [r.id for r in rows])
             return [self._game_from(r, seats[r.id]) for r in rows]
 
-    def claim_seat(self, game_id: str, seat: int, name: str, token_hash: str, seed: str) -> bool:
-        """Give an open human seat its token; False if somebody claimed it first."""
+    def claim_seat(
+        self,
+        game_id: str,
+        seat: int,
+        name: str,
+        token_hash: str,
+        seed: str,
+        *,
+        seeded: bool = True,
+        seq: int = 0,
+    ) -> bool:
+        """Give an open human seat its token; False if somebody claimed it first.
+        ``seeded=False``: the player seed comes later (``set_seed``)."""
         with self._write_lock, self.engine.begin() as conn:
             res = conn.execute(
                 self.seats.update()
@@ -261,26 +351,64 @@ class Store:
                     self.seats.c.kind == "human",
                     self.seats.c.token_hash.is_(None),
                 )
-                .values(name=name, token_hash=token_hash, player_seed=seed)
+                .values(name=name, token_hash=token_hash, player_seed=seed, seeded=seeded)
             )
             conn.execute(
                 self.games.update().where(self.games.c.id == game_id).values(updated=time.time())
             )
+            self._notify(conn, game_id, seq)
             return bool(res.rowcount == 1)
 
-    def set_status(self, game_id: str, status: str) -> None:
+    def set_seed(self, game_id: str, seat: int, seed: str, *, seq: int = 0) -> bool:
+        """Store the player seed of a taken seat that waits for it; False if it had one."""
+        with self._write_lock, self.engine.begin() as conn:
+            res = conn.execute(
+                self.seats.update()
+                .where(
+                    self.seats.c.game_id == game_id,
+                    self.seats.c.seat == seat,
+                    self.seats.c.seeded.is_(False),
+                )
+                .values(player_seed=seed, seeded=True)
+            )
+            self._notify(conn, game_id, seq)
+            return bool(res.rowcount == 1)
+
+    def set_status(self, game_id: str, status: str, *, seq: int = 0) -> None:
         with self._write_lock, self.engine.begin() as conn:
             conn.execute(
                 self.games.update()
                 .where(self.games.c.id == game_id)
                 .values(status=status, updated=time.time())
             )
+            self._notify(conn, game_id, seq)
 
-    def set_rematch(self, game_id: str, rematch_id: str) -> None:
+    def set_rematch(self, game_id: str, rematch_id: str, *, seq: int = 0) -> None:
         with self._write_lock, self.engine.begin() as conn:
             conn.execute(
                 self.games.update().where(self.games.c.id == game_id).values(rematch=rematch_id)
             )
+            self._notify(conn, game_id, seq)
+
+    def expire(self, *, waiting_before: float, playing_before: float) -> list[str]:
+        """Mark games abandoned: waiting ones last changed before ``waiting_before``, playing
+        ones before ``playing_before`` (Unix times); returns their ids."""
+        g = self.games.c
+        cond = sa.or_(
+            sa.and_(g.status == "waiting", g.updated < waiting_before),
+            sa.and_(g.status == "playing", g.updated < playing_before),
+        )
+        with self._write_lock, self.engine.begin() as conn:
+            ids = [r.id for r in conn.execute(sa.select(g.id).where(cond).limit(1000))]
+            if ids:
+                conn.execute(
+                    self.games.update()
+                    .where(g.id.in_(ids), cond)
+                    .values(status="abandoned", updated=time.time())
+                )
+                for game_id in ids:
+                    self._notify(conn, game_id, -1)
+            return ids
 
     # -- the action log -------------------------------------------------
     def append_actions(
@@ -316,16 +444,18 @@ class Store:
                     ],
                 )
                 conn.execute(self.games.update().where(self.games.c.id == game_id).values(**values))
+                self._notify(conn, game_id, first_seq + len(actions) - 1)
         except IntegrityError as exc:
             raise ConflictError(
                 f"action {first_seq} of game {game_id} was already written by another writer"
             ) from exc
 
-    def load_actions(self, game_id: str) -> list[ActionRow]:
+    def load_actions(self, game_id: str, after: int = 0) -> list[ActionRow]:
+        """The log of ``game_id`` in order, from action ``after + 1`` on."""
         with self.engine.connect() as conn:
             rows = conn.execute(
                 sa.select(self.actions)
-                .where(self.actions.c.game_id == game_id)
+                .where(self.actions.c.game_id == game_id, self.actions.c.seq > after)
                 .order_by(self.actions.c.seq)
             )
             return [ActionRow(r.seq, r.actor, r.text, r.created) for r in rows]
@@ -333,6 +463,8 @@ class Store:
     def drop_all(self) -> None:
         """Remove this store's tables (tests clean up with it)."""
         self.metadata.drop_all(self.engine)
+        with self.engine.begin() as conn:
+            conn.execute(sa.text(f"DROP TABLE IF EXISTS {self.prefix}alembic_version"))
         self.engine.dispose()
 
     def close(self) -> None:

@@ -32,7 +32,7 @@ ROLLS = np.array([(a, b) for a in range(6, 0, -1) for b in range(a, 0, -1)], dty
 ROLL_WEIGHTS = np.array([(1.0 if a == b else 2.0) / 36.0 for a, b in ROLLS])
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def evaluate_after(board: Any, w1: Any, b1: Any, w2: Any, b2: Any, y: Any) -> None:
     """0-ply probabilities of the position after a play (exact when it ends the game)."""
     if board[0, 0] == CHECKERS:
@@ -49,7 +49,7 @@ def evaluate_after(board: Any, w1: Any, b1: Any, w2: Any, b2: Any, y: Any) -> No
     make_consistent(y)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def rank_0ply(boards: Any, n: int, w1: Any, b1: Any, w2: Any, b2: Any, single: bool) -> Any:
     """0-ply probabilities (rows) of the first ``n`` after-positions in ``boards``."""
     out = np.empty((n, 5))
@@ -58,7 +58,7 @@ def rank_0ply(boards: Any, n: int, w1: Any, b1: Any, w2: Any, b2: Any, single: b
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _best_reply_0ply(
     opp: Any, d1: int, d2: int, w1: Any, b1: Any, w2: Any, b2: Any, single: bool, y: Any
 ) -> int:
@@ -79,7 +79,7 @@ def _best_reply_0ply(
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _evaluate_1ply(
     board: Any, w1: Any, b1: Any, w2: Any, b2: Any, single: bool, y: Any, counter: Any
 ) -> None:
@@ -96,13 +96,13 @@ def _evaluate_1ply(
         y += ROLL_WEIGHTS[r] * mine
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def evaluate_1ply(board: Any, w1: Any, b1: Any, w2: Any, b2: Any, single: bool, y: Any) -> None:
     """1-ply probabilities of the position after a play (mover in row 0)."""
     _evaluate_1ply(board, w1, b1, w2, b2, single, y, np.zeros(1, dtype=np.int64))
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _evaluate_2ply(
     board: Any,
     w1: Any,
@@ -150,7 +150,7 @@ def _evaluate_2ply(
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def evaluate_2ply(
     board: Any,
     w1: Any,
@@ -167,7 +167,7 @@ def evaluate_2ply(
     _evaluate_2ply(board, w1, b1, w2, b2, single, keep, margin, y, np.zeros(1, dtype=np.int64), 0)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def analyse(
     board: Any,
     d1: int,
@@ -251,7 +251,7 @@ def analyse(
     return probs, eqs, depth
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def choose_0ply(
     board: Any, d1: int, d2: int, w1: Any, b1: Any, w2: Any, b2: Any, single: bool
 ) -> int:
@@ -271,7 +271,7 @@ def choose_0ply(
     return pick
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def choose_pubeval(board: Any, d1: int, d2: int) -> int:
     """Index of the play pubeval scores highest (first of equals)."""
     n, _, boards, _ = plays(board, d1, d2)
@@ -286,7 +286,7 @@ def choose_pubeval(board: Any, d1: int, d2: int) -> int:
     return pick
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def duel_0ply_vs_pubeval(
     w1: Any, b1: Any, w2: Any, b2: Any, pairs: int, seed: int, single: bool
 ) -> Any:

@@ -1,0 +1,15 @@
+"""Alembic's entry point: run the migrations on the connection that ``Store`` hands over."""
+
+from __future__ import annotations
+
+from alembic import context
+
+connection = context.config.attributes["connection"]
+prefix = context.config.attributes.get("prefix", "")
+context.configure(
+    connection=connection,
+    version_table=f"{prefix}alembic_version",
+    transactional_ddl=True,
+)
+with context.begin_transaction():
+    context.run_migrations()
