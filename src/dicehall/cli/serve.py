@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import warnings
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -66,7 +66,7 @@ def register(app: typer.Typer) -> None:
         # browser tests run against (one run with "websockets-sansio" got no answer to a join;
         # not reproduced since, so not yet trusted).
         warnings.filterwarnings("ignore", message="The `websockets` implementation is deprecated")
-        common = {
+        common: dict[str, Any] = {
             "host": host,
             "port": port,
             "log_level": log_level,

@@ -27,6 +27,7 @@ from dicehall.core.fairness import verify_record
 from dicehall.core.registry import game_class, registered_games
 from dicehall.server.limits import AddressLimiter, Limits, TokenBucket, clip
 from dicehall.server.service import (
+    OPTION_CAP,
     PROTOCOL_VERSION,
     GameService,
     LiveGame,
@@ -150,7 +151,7 @@ class Guard:
             await self._refuse(scope, send, 429, "rate_limited", "too many requests: slow down")
             return
         query = scope.get("query_string", b"")
-        if b"token=" in query and any(
+        if b"token" in query and any(
             part.split(b"=", 1)[0] in (b"token", b"tokens") for part in query.split(b"&")
         ):
             await self._refuse(
@@ -166,22 +167,39 @@ class Guard:
             await self.app(scope, receive, send)
             return
         limit = self.limits.max_body
+        length = None
         for name, value in scope.get("headers", ()):
-            if name == b"content-length" and (not value.isdigit() or int(value) > limit):
-                await self._refuse(
-                    scope, send, 413, "too_big", f"a request body is at most {limit} bytes"
-                )
-                return
-        seen = 0
+            if name == b"content-length":
+                length = value
+        if length is not None and (not length.isdigit() or int(length) > limit):
+            await self._refuse(
+                scope, send, 413, "too_big", f"a request body is at most {limit} bytes"
+            )
+            return
+        if length is None and scope.get("method") in ("POST", "PUT", "PATCH"):
+            # a body without a length (chunked): read it here, at most ``limit`` bytes of it
+            body, more = b"", True
+            while more:
+                message = await receive()
+                if message["type"] != "http.request":
+                    return  # the client went away
+                body += message.get("body", b"")
+                more = message.get("more_body", False)
+                if len(body) > limit:
+                    await self._refuse(
+                        scope, send, 413, "too_big", f"a request body is at most {limit} bytes"
+                    )
+                    return
+            replayed = False
 
-        async def limited_receive() -> Any:
-            nonlocal seen
-            message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > limit:  # a chunked body without a length: stop reading it
-                    raise BodyTooBig
-            return message
+            async def replay() -> Any:
+                nonlocal replayed
+                if not replayed:
+                    replayed = True
+                    return {"type": "http.request", "body": body, "more_body": False}
+                return await receive()
+
+            receive = replay
 
         path = scope.get("path", "")
         csp = (DOCS_CSP if path in ("/docs", "/redoc") else CSP).encode()
@@ -193,12 +211,7 @@ class Guard:
                 message = {**message, "headers": headers}
             await send(message)
 
-        try:
-            await self.app(scope, limited_receive, secured_send)
-        except BodyTooBig:
-            await self._refuse(
-                scope, send, 413, "too_big", f"a request body is at most {limit} bytes"
-            )
+        await self.app(scope, receive, secured_send)
 
     @staticmethod
     async def _refuse(scope: Any, send: Any, status: int, code: str, message: str) -> None:
@@ -218,10 +231,6 @@ class Guard:
             }
         )
         await send({"type": "http.response.body", "body": body})
-
-
-class BodyTooBig(Exception):
-    """A request body grew past the limit while it was read."""
 
 
 # -- live connections ------------------------------------------------------------
@@ -463,7 +472,10 @@ def create_app(
                             "description": o.description,
                             "choices": list(o.choices) if o.choices else None,
                             "minimum": o.minimum,
-                            "maximum": o.maximum,
+                            # the server's cap where the game states none
+                            "maximum": o.maximum
+                            if o.maximum is not None or o.type is not int
+                            else OPTION_CAP,
                         }
                         for o in cls.option_specs
                     ],

@@ -579,7 +579,7 @@ class GameService:
         try:
             action = live.state.parse_action(text)
         except IllegalActionError as exc:
-            raise ServiceError("illegal_action", clip(str(exc), 300), exc.legal) from None
+            raise ServiceError("illegal_action", self._quote(str(exc), text), exc.legal) from None
         except ValueError as exc:  # a parser that does not say IllegalActionError
             raise ServiceError(
                 "illegal_action",
@@ -589,6 +589,13 @@ class GameService:
         canonical = live.state.action_to_text(action)
         self._commit(live, [(to_move, canonical)], live.state.apply(action))
         return live.seq
+
+    def _quote(self, message: str, text: str) -> str:
+        """A rules error about ``text``, quoting at most ``max_echo`` characters of it."""
+        if len(text) > self.limits.max_echo:
+            message = message.replace(text, clip(text, self.limits.max_echo))
+            message = message.replace(text.strip(), clip(text.strip(), self.limits.max_echo))
+        return clip(message, 300)
 
     def _commit(
         self,
