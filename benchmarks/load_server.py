@@ -201,7 +201,12 @@ class Bench:
         self.stats = Stats()
         self.stopping = False
         self.owner: dict[tuple[str, int], int] = {}
-        self.http = httpx.AsyncClient(base_url=base, timeout=60)
+        self.http = httpx.AsyncClient(
+            base_url=base,
+            timeout=60,
+            limits=httpx.Limits(max_connections=64, max_keepalive_connections=64),
+        )
+        self.ready = 0  # tables that have started their first game
 
     async def new_game(self) -> tuple[str, str, str]:
         body = {"game": self.args.game, "opponent": "friend", "seat": 0, "name": "a", "seed": ""}
@@ -219,7 +224,10 @@ class Bench:
         return game_id, t0, joined.json()["token"]
 
     async def table(self, index: int) -> None:
-        """One table: play games one after another until the benchmark stops."""
+        """One table: play games one after another until the benchmark stops. Tables start
+        spread over the ramp, so the set-up is not one storm of creations."""
+        await asyncio.sleep(index * self.args.ramp / max(self.args.games, 1))
+        first = True
         while not self.stopping:
             try:
                 game_id, t0, t1 = await self.new_game()
@@ -236,6 +244,9 @@ class Bench:
                     tasks = [
                         asyncio.create_task(p.run(w)) for p, w in zip(players, (a, b), strict=True)
                     ]
+                    if first:
+                        self.ready += 1
+                        first = False
                     done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
                     for t in tasks:
                         t.cancel()
@@ -268,6 +279,11 @@ def percentiles(xs: list[float]) -> str:
 async def measure(args: argparse.Namespace, base: str, server_pid: int) -> None:
     bench = Bench(args, base)
     tables = [asyncio.create_task(bench.table(i)) for i in range(args.games)]
+    begun = time.perf_counter()
+    await asyncio.sleep(args.ramp)
+    while bench.ready < args.games and time.perf_counter() - begun < args.ramp + 120:
+        await asyncio.sleep(0.5)
+    ready_after = time.perf_counter() - begun
     await asyncio.sleep(args.warmup)
     cpu0, _ = cpu_and_rss(server_pid)
     client0 = time.process_time()
@@ -288,6 +304,7 @@ async def measure(args: argparse.Namespace, base: str, server_pid: int) -> None:
     await bench.http.aclose()
     s = bench.stats
     print(f"games {args.games}  db {args.label}  workers {args.workers}  game {args.game}")
+    print(f"  set-up: {bench.ready} of {args.games} tables playing after {ready_after:.0f} s")
     print(f"  measured {elapsed:.0f} s: {s.acts} acknowledged actions ({s.acts / elapsed:.1f}/s)")
     print(f"  acknowledgement  {percentiles(s.ack)}")
     print(f"  broadcast        {percentiles(s.broadcast)}")
@@ -306,13 +323,20 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--duration", type=float, default=60.0, help="measured seconds")
-    parser.add_argument("--warmup", type=float, default=15.0, help="seconds before measuring")
+    parser.add_argument(
+        "--ramp", type=float, default=None, help="seconds over which tables start (N/25)"
+    )
+    parser.add_argument(
+        "--warmup", type=float, default=10.0, help="seconds after set-up before measuring"
+    )
     parser.add_argument("--db", default=None, help="database URL (default: a fresh SQLite file)")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--game", default="backgammon")
     parser.add_argument("--think", type=float, nargs=2, default=(0.5, 1.5))
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
+    if args.ramp is None:
+        args.ramp = args.games / 25
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     tmp = Path(tempfile.mkdtemp(prefix="dicehall-load-"))
