@@ -179,6 +179,7 @@ class Store:
             sa.Column("created", sa.Float, nullable=False),
         )
         self.metadata = md
+        self._group = _GroupCommit(self._write_group)
         self.migrate()
 
     # -- schema ---------------------------------------------------------
@@ -421,34 +422,68 @@ class Store:
         result: list[float] | None = None,
     ) -> None:
         """Append ``(actor, text)`` pairs as numbers ``first_seq``, ``first_seq + 1``, ... in one
-        transaction (with the game's new status); ConflictError if a number is taken."""
-        now = time.time()
-        values: dict[str, Any] = {"updated": now}
-        if status is not None:
-            values["status"] = status
-        if result is not None:
-            values["result"] = json.dumps(result)
-        try:
-            with self._write_lock, self.engine.begin() as conn:
-                conn.execute(
-                    self.actions.insert(),
-                    [
-                        {
-                            "game_id": game_id,
-                            "seq": first_seq + i,
-                            "actor": actor,
-                            "text": text,
-                            "created": now,
-                        }
-                        for i, (actor, text) in enumerate(actions)
-                    ],
+        transaction (with the game's new status); ConflictError if a number is taken.
+
+        On SQLite, appends of many games that arrive together share one transaction (group
+        commit: one disk flush for all of them); each caller returns once its own append is
+        durable, or gets its own ConflictError."""
+        request = _Append(game_id, first_seq, actions, status, result, time.time())
+        if self.is_sqlite:
+            self._group.run(request)
+        else:
+            try:
+                with self.engine.begin() as conn:
+                    self._write_append(conn, request)
+            except IntegrityError as exc:
+                raise request.conflict() from exc
+        if request.error is not None:
+            raise request.error
+
+    def _write_append(self, conn: Any, r: _Append) -> None:
+        values: dict[str, Any] = {"updated": r.now}
+        if r.status is not None:
+            values["status"] = r.status
+        if r.result is not None:
+            values["result"] = json.dumps(r.result)
+        conn.execute(
+            self.actions.insert(),
+            [
+                {
+                    "game_id": r.game_id,
+                    "seq": r.first_seq + i,
+                    "actor": actor,
+                    "text": text,
+                    "created": r.now,
+                }
+                for i, (actor, text) in enumerate(r.actions)
+            ],
+        )
+        conn.execute(self.games.update().where(self.games.c.id == r.game_id).values(**values))
+        self._notify(conn, r.game_id, r.first_seq + len(r.actions) - 1)
+
+    def _write_group(self, batch: list[_Append]) -> None:
+        """One SQLite transaction for ``batch`` (the group committer's thread). This is the
+        only writer of the database file, so a number already in the log (or taken earlier in
+        the same batch) is found by looking, and only that append fails."""
+        a = self.actions.c
+        with self._write_lock, self.engine.begin() as conn:
+            taken: set[tuple[str, int]] = set()
+            for r in batch:
+                seqs = [(r.game_id, r.first_seq + i) for i in range(len(r.actions))]
+                clash = (
+                    any(k in taken for k in seqs)
+                    or conn.execute(
+                        sa.select(a.seq)
+                        .where(a.game_id == r.game_id, a.seq >= r.first_seq)
+                        .where(a.seq < r.first_seq + len(r.actions))
+                        .limit(1)
+                    ).first()
                 )
-                conn.execute(self.games.update().where(self.games.c.id == game_id).values(**values))
-                self._notify(conn, game_id, first_seq + len(actions) - 1)
-        except IntegrityError as exc:
-            raise ConflictError(
-                f"action {first_seq} of game {game_id} was already written by another writer"
-            ) from exc
+                if clash:
+                    r.error = r.conflict()
+                    continue
+                taken.update(seqs)
+                self._write_append(conn, r)
 
     def load_actions(self, game_id: str, after: int = 0) -> list[ActionRow]:
         """The log of ``game_id`` in order, from action ``after + 1`` on."""
@@ -469,3 +504,62 @@ class Store:
 
     def close(self) -> None:
         self.engine.dispose()
+
+
+@dataclass
+class _Append:
+    """One caller's append, waiting in the group committer."""
+
+    game_id: str
+    first_seq: int
+    actions: list[tuple[int, str]]
+    status: str | None
+    result: list[float] | None
+    now: float
+    error: Exception | None = None
+    done: threading.Event = field(default_factory=threading.Event)
+
+    def conflict(self) -> ConflictError:
+        return ConflictError(
+            f"action {self.first_seq} of game {self.game_id} was already written by another writer"
+        )
+
+
+class _GroupCommit:
+    """One writer thread for SQLite: it takes every append that waits and writes them in one
+    transaction, so under load one flush serves many games; alone, an append waits for
+    nothing but the hand-over to the thread."""
+
+    def __init__(self, write: Callable[[list[_Append]], None], max_batch: int = 256) -> None:
+        self.write = write
+        self.max_batch = max_batch
+        self._pending: list[_Append] = []
+        self._cv = threading.Condition()
+        self._thread: threading.Thread | None = None
+
+    def run(self, request: _Append) -> None:
+        """Write ``request`` (maybe with others); returns when it is durable or failed."""
+        with self._cv:
+            self._pending.append(request)
+            if self._thread is None:
+                self._thread = threading.Thread(
+                    target=self._loop, name="dicehall-sqlite-writer", daemon=True
+                )
+                self._thread.start()
+            self._cv.notify()
+        request.done.wait()
+
+    def _loop(self) -> None:
+        while True:
+            with self._cv:
+                while not self._pending:
+                    self._cv.wait()
+                batch = self._pending[: self.max_batch]
+                del self._pending[: self.max_batch]
+            try:
+                self.write(batch)
+            except Exception as exc:  # the whole transaction failed: every append in it did
+                for r in batch:
+                    r.error = r.error or exc
+            for r in batch:
+                r.done.set()
