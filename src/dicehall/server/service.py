@@ -248,9 +248,12 @@ class GameService:
                 excess -= 1
 
     def forget(self, game_id: str) -> None:
-        """Drop the cached game (it reloads from the log when next touched)."""
+        """Drop the cached game (it reloads from the log when next touched); a game whose bot
+        is about to move here stays (the bot catches up when its move is refused as stale)."""
         with self._games_lock:
-            self._games.pop(game_id, None)
+            live = self._games.get(game_id)
+            if live is not None and not live.bot_pending:
+                del self._games[game_id]
 
     def cached(self, game_id: str) -> LiveGame | None:
         with self._games_lock:

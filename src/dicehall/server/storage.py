@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import logging
 import threading
 import time
 from collections.abc import Callable
@@ -32,6 +33,8 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
 from dicehall.core.errors import DicehallError
+
+log = logging.getLogger("dicehall.server")
 
 
 class ConflictError(DicehallError):
@@ -238,8 +241,12 @@ class Store:
                     while not stop.is_set():
                         for note in conn.notifies(timeout=0.5):
                             origin, game_id, seq = note.payload.split(" ")
-                            if origin != self.origin:
+                            if origin == self.origin:
+                                continue
+                            try:
                                 callback(game_id, int(seq))
+                            except Exception:  # one bad change must not deafen the process
+                                log.exception("handling the change of game %s failed", game_id)
             except psycopg.OperationalError:  # the database went away: try again
                 stop.wait(1.0)
 
