@@ -52,7 +52,7 @@ for _q in range(1, 25):
 del _p, _q
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def single_steps(mine: Any, theirs: Any, die: int, out: Any) -> int:
     """Legal single moves of one die into ``out`` (rows of (from, to)), highest first;
     returns how many. Mirrors ``rules.single_steps``."""
@@ -85,7 +85,7 @@ def single_steps(mine: Any, theirs: Any, die: int, out: Any) -> int:
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _root_key(mine: Any, key: Any) -> None:
     key[0] = 0
     key[1] = 0
@@ -93,7 +93,7 @@ def _root_key(mine: Any, key: Any) -> None:
         key[_WORD[p]] += np.int64(mine[p]) << _SHIFT[p]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _move(mine: Any, theirs: Any, src: int, dst: int, key: Any) -> None:
     """One checker from ``src`` to ``dst``, hitting a blot there; keeps ``key`` exact."""
     mine[src] -= 1
@@ -108,14 +108,14 @@ def _move(mine: Any, theirs: Any, src: int, dst: int, key: Any) -> None:
             key[_HWORD[q]] |= np.int64(1) << _HSHIFT[q]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _slot(k0: int, k1: int, mask: int) -> int:
     h = k0 * 0x5851F42D4C957F2D + k1 * 0x2545F4914F6CDD1D
     h ^= h >> 29
     return int(h & mask)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _lookup(tk: Any, tv: Any, k0: int, k1: int) -> int:
     """Index stored for key (k0, k1), or -1 (tv holds index + 1, 0 = empty)."""
     mask = tv.shape[0] - 1
@@ -127,7 +127,7 @@ def _lookup(tk: Any, tv: Any, k0: int, k1: int) -> int:
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _insert(tk: Any, tv: Any, k0: int, k1: int, value: int) -> None:
     mask = tv.shape[0] - 1
     s = _slot(k0, k1, mask)
@@ -138,7 +138,7 @@ def _insert(tk: Any, tv: Any, k0: int, k1: int, value: int) -> None:
     tv[s] = value + 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def plays(board: Any, d1: int, d2: int) -> tuple[int, int, Any, Any]:
     """Every position reachable by a legal whole play of dice (d1, d2).
 
@@ -271,7 +271,7 @@ def plays(board: Any, d1: int, d2: int) -> tuple[int, int, Any, Any]:
     return n, best, rb[:n], rs[:n]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def outcome(mine: Any, theirs: Any) -> int:
     """Points won by ``mine`` if it has borne off everything (1, 2 gammon, 3 backgammon),
     else 0. ``theirs`` in its own numbering."""
@@ -287,7 +287,7 @@ def outcome(mine: Any, theirs: Any) -> int:
     return 2
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def swap(board: Any) -> Any:
     """The board seen by the other player (rows exchanged)."""
     out = np.empty_like(board)
@@ -296,7 +296,7 @@ def swap(board: Any) -> Any:
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def roll_dice() -> tuple[int, int]:
     """A roll of two dice from numba's generator, high die first."""
     a = np.random.randint(1, 7)
@@ -304,7 +304,7 @@ def roll_dice() -> tuple[int, int]:
     return max(a, b), min(a, b)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def start_board() -> Any:
     """The starting position as a compact board (both rows ``START_SIDE``)."""
     board = np.empty((2, 26), dtype=np.int8)
@@ -313,7 +313,7 @@ def start_board() -> Any:
     return board
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def opening_roll() -> tuple[int, int, int]:
     """The first roll of a game from numba's generator, as ``(seat, high, low)``: seat 0
     and seat 1 each roll one die until they differ; the higher die's seat starts, playing
@@ -326,7 +326,7 @@ def opening_roll() -> tuple[int, int, int]:
     return (0 if a > b else 1), max(a, b), min(a, b)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def random_games(count: int, seed: int) -> tuple[int, int]:
     """Play ``count`` games with uniformly random plays; returns (plies, checker sum).
 
