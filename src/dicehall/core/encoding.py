@@ -48,6 +48,9 @@ class ActionEncoding(ABC):
 
     def __init__(self, game: Game) -> None:
         self.game = game
+        # the id -> action table of the last state asked about: an env or a bridge
+        # asks for the mask, then for one id, of the same state
+        self._last: tuple[State, dict[int, Action]] | None = None
 
     @abstractmethod
     def action_to_id(self, state: State, action: Action) -> int:
@@ -74,17 +77,25 @@ class ActionEncoding(ABC):
             raise IllegalActionError(
                 str(action_id), f"action ids here are integers 0..{limit - 1}"
             )
-        for action in state.legal_actions():
-            if self.action_to_id(state, action) == action_id:
-                return action
-        raise state.illegal(f"id {action_id}", "no legal action has this id here")
+        action = self._table(state).get(int(action_id))
+        if action is None:
+            raise state.illegal(f"id {action_id}", "no legal action has this id here")
+        return action
+
+    def _table(self, state: State) -> dict[int, Action]:
+        last = self._last
+        if last is not None and last[0] is state:
+            return last[1]
+        table = {self.action_to_id(state, a): a for a in state.legal_actions()}
+        self._last = (state, table)
+        return table
 
     def legal_ids(self, state: State) -> list[int]:
         """Sorted ids of the legal actions of ``state`` (chance-outcome ids at a
         chance node, empty at a terminal one)."""
         if state.current_player() == TERMINAL:
             return []
-        return sorted(self.action_to_id(state, a) for a in state.legal_actions())
+        return sorted(self._table(state))
 
     def legal_mask(self, state: State) -> np.ndarray[Any, np.dtype[np.int8]]:
         """1 for each decision id that is legal in ``state``, 0 elsewhere (``int8``,
