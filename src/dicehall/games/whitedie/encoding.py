@@ -23,7 +23,7 @@ or table can be used across them.
 seen relative to ``player``: slot ``k`` is seat ``(player + k) % players``, so slot 0
 is always the observer, and slots beyond the number of players stay 0.
 
-* 0..5: each slot's score / target; 6..11: 1 for each slot that is a player;
+* 0..5: each slot's score / target (at most 2); 6..11: 1 for each slot that is a player;
 * 12..17: the slot to act (none at chance and terminal nodes); 18..23: the slot
   whose turn it is; 24..29: the slot of the chosen opponent; 30..35: the winner;
 * 36..45: the phase one-hot (start, roll, choose, opponent-roll, reroll, tic-tac-toe,
@@ -159,7 +159,7 @@ class Encoding(ActionEncoding):
 
         target = s.game.target
         for seat in range(n):
-            out[slot(seat)] = s.scores[seat] / target
+            out[slot(seat)] = min(s.scores[seat] / target, 2.0)
             out[6 + slot(seat)] = 1.0
         actor = s.current_player()
         if actor >= 0:
