@@ -51,6 +51,17 @@ class ActionEncoding(ABC):
         # the id -> action table of the last state asked about: an env or a bridge
         # asks for the mask, then for one id, of the same state
         self._last: tuple[State, dict[int, Action]] | None = None
+        # chance nodes with the same outcomes share one table (see ``chance_key``)
+        self._chance: dict[Any, tuple[list[tuple[int, float]], dict[int, Action]]] = {}
+
+    def chance_key(self, state: State) -> Any:
+        """A hashable key shared by the chance nodes that have the same outcomes with
+        the same probabilities, so their ids are listed once; None: do not share."""
+        return None
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> ActionEncoding:
+        # an encoding holds no game state (only caches): copies of states share it
+        return self
 
     @abstractmethod
     def action_to_id(self, state: State, action: Action) -> int:
@@ -77,7 +88,10 @@ class ActionEncoding(ABC):
             raise IllegalActionError(
                 str(action_id), f"action ids here are integers 0..{limit - 1}"
             )
-        action = self._table(state).get(int(action_id))
+        if player == CHANCE:
+            action = self._chance_table(state)[1].get(int(action_id))
+        else:
+            action = self._table(state).get(int(action_id))
         if action is None:
             raise state.illegal(f"id {action_id}", "no legal action has this id here")
         return action
@@ -108,7 +122,19 @@ class ActionEncoding(ABC):
     def chance_ids(self, state: State) -> list[tuple[int, float]]:
         """``(chance-outcome id, probability)`` of each outcome of a chance node,
         sorted by id; raises ``IllegalActionError`` elsewhere."""
-        return sorted((self.action_to_id(state, a), float(p)) for a, p in state.chance_outcomes())
+        return list(self._chance_table(state)[0])
+
+    def _chance_table(self, state: State) -> tuple[list[tuple[int, float]], dict[int, Action]]:
+        key = self.chance_key(state)
+        found = self._chance.get(key) if key is not None else None
+        if found is None:
+            outcomes = state.chance_outcomes()
+            table = {self.action_to_id(state, a): a for a, _ in outcomes}
+            ids = sorted((self.action_to_id(state, a), float(p)) for a, p in outcomes)
+            found = (ids, table)
+            if key is not None:
+                self._chance[key] = found
+        return found
 
     def __repr__(self) -> str:
         return f"<{type(self).__module__}.Encoding of {self.game!r}>"

@@ -127,6 +127,9 @@ class Encoding(ActionEncoding):
     num_chance_outcomes = NUM_CHANCE_OUTCOMES
     observation_shape = (OBSERVATION_SIZE,)
 
+    def chance_key(self, state: State) -> Any:
+        return state.opening  # type: ignore[attr-defined]
+
     def action_to_id(self, state: State, action: Any) -> int:
         player = state.current_player()
         if player == TERMINAL:

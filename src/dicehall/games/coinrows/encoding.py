@@ -95,6 +95,9 @@ class Encoding(ActionEncoding):
     num_chance_outcomes = NUM_CHANCE_OUTCOMES
     observation_shape = (OBSERVATION_SIZE,)
 
+    def chance_key(self, state: State) -> Any:
+        return "roll"  # every roll of the game has the same 21 outcomes
+
     def action_to_id(self, state: State, action: Any) -> int:
         player = state.current_player()
         if player == TERMINAL:

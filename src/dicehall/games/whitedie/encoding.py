@@ -138,6 +138,10 @@ class Encoding(ActionEncoding):
     num_chance_outcomes = NUM_CHANCE_OUTCOMES
     observation_shape = (OBSERVATION_SIZE,)
 
+    def chance_key(self, state: State) -> Any:
+        phase = state.phase  # type: ignore[attr-defined]
+        return (phase if phase in (START, ROLL) else "dice", state.chance_dice())
+
     def action_to_id(self, state: State, action: Any) -> int:
         player = state.current_player()
         if player == TERMINAL:
