@@ -77,7 +77,7 @@ def test_openspiel_playouts_follow_dicehall_state_by_state(name: str, options: d
 MCTS_CASES = [
     ("backgammon", {}),
     ("coinrows", {}),
-    ("coinrows", {"leaving": False, "turn_limit": 30}),
+    ("coinrows", {"leaving": False, "turn_limit": 12}),
     ("whitedie", {"target": 6}),
     ("whitedie", {"players": 3, "target": 5}),
 ]

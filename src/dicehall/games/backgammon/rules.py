@@ -13,7 +13,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dicehall.core.errors import IllegalActionError
 from dicehall.core.game import CHANCE, TERMINAL, Game, State
@@ -28,6 +28,9 @@ Board = tuple[Side, Side]
 Step = tuple[int, int]  # one die moved: (from, to) in the mover's numbering
 
 START_SIDE: Side = tuple({24: 2, 13: 5, 8: 3, 6: 5}.get(i, 0) for i in range(26))
+
+if TYPE_CHECKING:
+    from dicehall.games.backgammon.fast import LegalPlays
 
 
 @dataclass(frozen=True)
@@ -61,6 +64,17 @@ class Play:
 
 
 Action = Roll | Play
+
+#: the chance outcomes, made once: the opening roll (seat 0's die first, ties
+#: included) and every later roll (high die first)
+OPENING_OUTCOMES: tuple[tuple[Roll, Fraction], ...] = tuple(
+    (Roll(a, b), Fraction(1, 36)) for a in range(1, 7) for b in range(1, 7)
+)
+ROLL_OUTCOMES: tuple[tuple[Roll, Fraction], ...] = tuple(
+    (Roll(a, b), Fraction(1 if a == b else 2, 36)) for a in range(6, 0, -1) for b in range(a, 0, -1)
+)
+_OPENING_ROLLS: tuple[Action, ...] = tuple(r for r, _ in OPENING_OUTCOMES)
+_ROLLS: tuple[Action, ...] = tuple(r for r, _ in ROLL_OUTCOMES)
 
 
 def pip_count(side: Side) -> int:
@@ -242,13 +256,7 @@ class BackgammonState(State[Action]):
     def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
         if self.current_player() != CHANCE:
             raise IllegalActionError("roll", "it is not time to roll the dice")
-        if self.opening:
-            return [(Roll(a, b), Fraction(1, 36)) for a in range(1, 7) for b in range(1, 7)]
-        return [
-            (Roll(a, b), Fraction(1 if a == b else 2, 36))
-            for a in range(6, 0, -1)
-            for b in range(a, 0, -1)
-        ]
+        return list(OPENING_OUTCOMES if self.opening else ROLL_OUTCOMES)
 
     def chance_dice(self) -> int:
         return 2 if self.current_player() == CHANCE else 0
@@ -258,28 +266,56 @@ class BackgammonState(State[Action]):
         return Roll(a, b) if self.opening else Roll(max(a, b), min(a, b))
 
     @cached_property
-    def _plays(self) -> dict[Board, tuple[Step, ...]]:
-        assert self.dice is not None
-        return generate_plays(self.board, self.dice)
+    def _legal(self) -> LegalPlays:
+        """The compiled kernel's plays (``fast.LegalPlays``), made lazily into objects.
 
-    def legal_actions(self) -> list[Action]:
+        The compact board comes from the state before when it passed it on in
+        ``_cache``, so a game played through ``apply`` converts no board tuples."""
+        from dicehall.games.backgammon.fast import LegalPlays, to_array
+
+        assert self.dice is not None
+        array = self._cache.get("array")
+        if array is None:
+            array = to_array(self.board)
+        return LegalPlays(array, self.board[1], self.dice)
+
+    @cached_property
+    def _plays(self) -> dict[Board, tuple[Step, ...]]:
+        # the same mapping as generate_plays(self.board, self.dice), from one kernel run
+        return self._legal.as_dict()
+
+    def legal_actions(self) -> Sequence[Action]:
+        """The legal plays (a lazy, immutable sequence of ``Play``) or at a chance node
+        the rolls; ``[]`` once the game is over."""
         player = self.current_player()
         if player == TERMINAL:
             return []
         if player == CHANCE:
-            return [a for a, _ in self.chance_outcomes()]
-        return [Play(steps) for steps in self._plays.values()]
+            return list(_OPENING_ROLLS if self.opening else _ROLLS)
+        return self._legal
 
     def apply(self, action: Action) -> BackgammonState:
         player = self.current_player()
         if player == TERMINAL:
             raise IllegalActionError(str(action), "the game is over")
         if player == CHANCE:
-            if not isinstance(action, Roll) or action not in dict(self.chance_outcomes()):
+            # a roll is checked by its range (the outcomes are every pair of faces,
+            # high die first after the opening), not by listing the outcomes
+            if not (
+                isinstance(action, Roll)
+                and 1 <= action.first <= 6
+                and 1 <= action.second <= 6
+                and (self.opening or action.first >= action.second)
+            ):
                 raise self.illegal(str(action), "the dice must be rolled now")
             return self._after_roll(action)
         if not isinstance(action, Play):
             raise self.illegal(str(action), "a play of the dice is expected, not a roll")
+        legal = self._legal
+        i = legal.find(action)
+        if i is not None:  # one of legal_actions(): its position is known
+            return self._after_play(legal.board(i), legal.swapped_array(i))
+        # another order of steps reaching a legal position is the same play
         after = self.board_after(action.steps)
         if after is None or after not in self._plays:
             raise self.illegal(self._safe_text(action), "not a legal play of these dice")
@@ -302,11 +338,18 @@ class BackgammonState(State[Action]):
             board = self.board if turn == self.turn else (self.board[1], self.board[0])
             dice = (max(roll.first, roll.second), min(roll.first, roll.second))
             return BackgammonState(self.game, board, turn=turn, dice=dice)
+        array = self._cache.get("array")
         return BackgammonState(
-            self.game, self.board, turn=self.turn, dice=(roll.first, roll.second)
+            self.game,
+            self.board,
+            turn=self.turn,
+            dice=(roll.first, roll.second),
+            _cache={} if array is None else {"array": array},
         )
 
-    def _after_play(self, after: Board) -> BackgammonState:
+    def _after_play(self, after: Board, swapped: Any = None) -> BackgammonState:
+        """The state after a play reaching ``after``; ``swapped`` is its compact board
+        from the opponent's side when the kernel already has it."""
         mine, theirs = after
         if mine[OFF] == CHECKERS:
             points = 1
@@ -318,7 +361,13 @@ class BackgammonState(State[Action]):
             return BackgammonState(
                 self.game, after, turn=self.turn, dice=None, winner=self.turn, points=points
             )
-        return BackgammonState(self.game, (theirs, mine), turn=1 - self.turn, dice=None)
+        return BackgammonState(
+            self.game,
+            (theirs, mine),
+            turn=1 - self.turn,
+            dice=None,
+            _cache={} if swapped is None else {"array": swapped},
+        )
 
     def board_after(self, steps: Sequence[Step]) -> Board | None:
         """The board after ``steps`` (mover's side first), or None if they cannot be
