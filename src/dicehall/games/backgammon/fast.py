@@ -341,8 +341,12 @@ def random_games(count: int, seed: int) -> tuple[int, int]:
 
 
 def to_array(board: Board) -> np.ndarray[Any, np.dtype[np.int8]]:
-    """A ``rules.Board`` (two tuples of 26 counts) as the compact array."""
-    return np.array(board, dtype=np.int8)
+    """A ``rules.Board`` (two tuples of 26 counts) as the compact array (writable).
+
+    Counts are 0..15, so the bytes of the flat tuple are the array: this is about
+    twice as fast as ``np.array(board, dtype=np.int8)`` on nested tuples.
+    """
+    return np.frombuffer(bytearray(board[0] + board[1]), dtype=np.int8).reshape(2, 26)
 
 
 #: the (from, to) step tuples, made once so the Python view shares them

@@ -265,19 +265,23 @@ class BackgammonState(State[Action]):
         a, b = faces
         return Roll(a, b) if self.opening else Roll(max(a, b), min(a, b))
 
-    @cached_property
+    @property
     def _legal(self) -> LegalPlays:
         """The compiled kernel's plays (``fast.LegalPlays``), made lazily into objects.
 
-        The compact board comes from the state before when it passed it on in
-        ``_cache``, so a game played through ``apply`` converts no board tuples."""
-        from dicehall.games.backgammon.fast import LegalPlays, to_array
+        Kept in ``_cache`` (a plain dict: cheaper than ``cached_property``). The
+        compact board comes from the state before when it passed it on there, so a
+        game played through ``apply`` converts no board tuples."""
+        legal: LegalPlays | None = self._cache.get("legal")
+        if legal is None:
+            from dicehall.games.backgammon.fast import LegalPlays, to_array
 
-        assert self.dice is not None
-        array = self._cache.get("array")
-        if array is None:
-            array = to_array(self.board)
-        return LegalPlays(array, self.board[1], self.dice)
+            assert self.dice is not None
+            array = self._cache.get("array")
+            if array is None:
+                array = to_array(self.board)
+            legal = self._cache["legal"] = LegalPlays(array, self.board[1], self.dice)
+        return legal
 
     @cached_property
     def _plays(self) -> dict[Board, tuple[Step, ...]]:
