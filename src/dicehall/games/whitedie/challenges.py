@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations, permutations, product
 
 Dice = tuple[int, ...]
@@ -215,12 +215,28 @@ def placements(grid: Grid, dice: Iterable[int], *, player: bool) -> list[tuple[i
     >>> placements(EMPTY_GRID, (2, 6), player=False)
     [(2, 1), (2, 3), (2, 5), (2, 7)]
     """
-    return [
-        (v, sq)
-        for v in sorted(set(dice))
+    return list(placement_tuple(tuple(grid), tuple(sorted(set(dice))), player))
+
+
+@lru_cache(maxsize=1 << 16)
+def placement_tuple(grid: Grid, values: Dice, player: bool) -> tuple[tuple[int, int], ...]:
+    """``placements`` for a grid tuple and the sorted distinct ``values`` held, cached.
+
+    A game asks for the same (grid, dice) several times: each side, and again after
+    a pass; the cache is bounded (grids are many, but each entry is small).
+    """
+    # what can_place decides for each (value, square), with each square's
+    # neighbouring faces gathered once
+    near = [
+        () if grid[sq] else tuple({abs(grid[n]) for n in NEIGHBOURS[sq] if grid[n]})
         for sq in range(9)
-        if can_place(grid, v, sq, player=player)
     ]
+    return tuple(
+        (v, sq)
+        for v in values
+        for sq in range(9)
+        if near[sq] and any(fits(v, m, player=player) for m in near[sq])
+    )
 
 
 def claim(grid: Grid, player_dice_left: int) -> Grid:
@@ -279,9 +295,12 @@ class Match:
         return f"{left} = {right}"
 
 
-def _subsets(dice: Dice) -> Iterator[tuple[Dice, Dice]]:
-    """Each distinct non-empty sub-multiset of sorted ``dice`` with the rest."""
+@cache
+def _subsets(dice: Dice) -> tuple[tuple[Dice, Dice], ...]:
+    """Each distinct non-empty sub-multiset of sorted ``dice`` with the rest (made
+    once per hand: the matching search asks for the same hands very often)."""
     seen: set[Dice] = set()
+    out: list[tuple[Dice, Dice]] = []
     n = len(dice)
     for mask in range(1, 1 << n):
         part = tuple(dice[i] for i in range(n) if mask >> i & 1)
@@ -289,7 +308,8 @@ def _subsets(dice: Dice) -> Iterator[tuple[Dice, Dice]]:
             continue
         seen.add(part)
         rest = tuple(dice[i] for i in range(n) if not mask >> i & 1)
-        yield part, rest
+        out.append((part, rest))
+    return tuple(out)
 
 
 @cache
@@ -344,6 +364,12 @@ def matching_score(mine: Sequence[int], theirs: Sequence[int]) -> int:
     >>> matching_score((2, 2, 2, 2), (2, 2, 2, 2))   # four single matches and the bonus
     5
     """
+    return _matching_points(_check(mine), _check(theirs))
+
+
+@cache
+def _matching_points(mine: Dice, theirs: Dice) -> int:
+    # one entry per pair of sorted hands (at most 126 * 126)
     matches = best_matches(mine, theirs)
     used = sum(len(m.mine) for m in matches)
     return len(matches) + (1 if used == 4 else 0)
