@@ -271,6 +271,17 @@ def plays(board: Any, d1: int, d2: int) -> tuple[int, int, Any, Any]:
 
 
 @njit(cache=True)
+def plays_of_bytes(flat: Any, d1: int, d2: int) -> tuple[int, int, Any, Any]:
+    """``plays`` of a board given as the 52 bytes of its two sides (``bytes(mine +
+    theirs)``): a position held as tuples reaches the kernel without numpy."""
+    board = np.empty((2, 26), dtype=np.int8)
+    for i in range(26):
+        board[0, i] = flat[i]
+        board[1, i] = flat[26 + i]
+    return plays(board, d1, d2)
+
+
+@njit(cache=True)
 def outcome(mine: Any, theirs: Any) -> int:
     """Points won by ``mine`` if it has borne off everything (1, 2 gammon, 3 backgammon),
     else 0. ``theirs`` in its own numbering."""
@@ -391,8 +402,14 @@ class LegalPlays(Sequence[Play]):
 
     __slots__ = ("_boards", "_ids", "_items", "_keys", "_steps", "_theirs", "_used")
 
-    def __init__(self, array: np.ndarray[Any, Any], theirs: Side, dice: tuple[int, int]) -> None:
-        n, used, boards, steps = plays(array, dice[0], dice[1])
+    def __init__(
+        self, array: np.ndarray[Any, Any] | None, board: Board, dice: tuple[int, int]
+    ) -> None:
+        if array is None:
+            n, used, boards, steps = plays_of_bytes(bytes(board[0] + board[1]), *dice)
+        else:
+            n, used, boards, steps = plays(array, dice[0], dice[1])
+        theirs = board[1]
         self._used: int = used
         self._boards = boards
         self._steps = steps

@@ -10,7 +10,7 @@ numbers, which keeps the code for both colours the same.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import MISSING, dataclass, field, fields
 from fractions import Fraction
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
@@ -274,13 +274,11 @@ class BackgammonState(State[Action]):
         game played through ``apply`` converts no board tuples."""
         legal: LegalPlays | None = self._cache.get("legal")
         if legal is None:
-            from dicehall.games.backgammon.fast import LegalPlays, to_array
+            from dicehall.games.backgammon.fast import LegalPlays
 
             assert self.dice is not None
-            array = self._cache.get("array")
-            if array is None:
-                array = to_array(self.board)
-            legal = self._cache["legal"] = LegalPlays(array, self.board[1], self.dice)
+            legal = LegalPlays(self._cache.get("array"), self.board, self.dice)
+            self._cache["legal"] = legal
         return legal
 
     @cached_property
@@ -343,12 +341,12 @@ class BackgammonState(State[Action]):
             dice = (max(roll.first, roll.second), min(roll.first, roll.second))
             return BackgammonState(self.game, board, turn=turn, dice=dice)
         array = self._cache.get("array")
-        return BackgammonState(
+        return _new_state(
             self.game,
             self.board,
-            turn=self.turn,
-            dice=(roll.first, roll.second),
-            _cache={} if array is None else {"array": array},
+            self.turn,
+            (roll.first, roll.second),
+            {} if array is None else {"array": array},
         )
 
     def _after_play(self, after: Board, swapped: Any = None) -> BackgammonState:
@@ -365,12 +363,12 @@ class BackgammonState(State[Action]):
             return BackgammonState(
                 self.game, after, turn=self.turn, dice=None, winner=self.turn, points=points
             )
-        return BackgammonState(
+        return _new_state(
             self.game,
             (theirs, mine),
-            turn=1 - self.turn,
-            dice=None,
-            _cache={} if swapped is None else {"array": swapped},
+            1 - self.turn,
+            None,
+            {} if swapped is None else {"array": swapped},
         )
 
     def board_after(self, steps: Sequence[Step]) -> Board | None:
@@ -467,3 +465,25 @@ class BackgammonState(State[Action]):
     def __repr__(self) -> str:
         dice = "" if self.dice is None else f", dice={self.dice}"
         return f"<BackgammonState {self.position_id()} turn={self.turn}{dice}>"
+
+
+#: every field of a state that has a default, with it (for ``_new_state``)
+_DEFAULTS = {f.name: f.default for f in fields(BackgammonState) if f.default is not MISSING}
+assert not hasattr(BackgammonState, "__post_init__"), "_new_state would skip it"
+
+
+def _new_state(
+    game: Backgammon,
+    board: Board,
+    turn: int,
+    dice: tuple[int, int] | None,
+    cache: dict[str, Any],
+) -> BackgammonState:
+    """``BackgammonState(game, board, turn=turn, dice=dice, _cache=cache)`` without the
+    frozen dataclass ``__init__`` (one ``object.__setattr__`` per field): the two
+    transitions of every turn make their states here."""
+    values = dict(_DEFAULTS)
+    values.update(game=game, board=board, turn=turn, dice=dice, _cache=cache)
+    state = object.__new__(BackgammonState)
+    object.__setattr__(state, "__dict__", values)
+    return state
