@@ -24,6 +24,7 @@ from typing import Any
 
 from dicehall import load_game
 
+FACES = range(1, 7)
 CASES: list[tuple[str, dict[str, Any]]] = [
     ("backgammon", {}),
     ("coinrows", {}),
@@ -39,7 +40,7 @@ def play(game: Any, rng: random.Random) -> int:
     actions = 0
     while not state.is_terminal():
         if state.is_chance_node():
-            faces = [rng.randint(1, 6) for _ in range(state.chance_dice())]
+            faces = rng.choices(FACES, k=state.chance_dice())
             state = state.apply(state.outcome_from_dice(faces))
         else:
             legal = state.legal_actions()

@@ -225,18 +225,28 @@ def placement_tuple(grid: Grid, values: Dice, player: bool) -> tuple[tuple[int, 
     A game asks for the same (grid, dice) several times: each side, and again after
     a pass; the cache is bounded (grids are many, but each entry is small).
     """
-    # what can_place decides for each (value, square), with each square's
-    # neighbouring faces gathered once
-    near = [
-        () if grid[sq] else tuple({abs(grid[n]) for n in NEIGHBOURS[sq] if grid[n]})
-        for sq in range(9)
-    ]
-    return tuple(
-        (v, sq)
-        for v in values
-        for sq in range(9)
-        if near[sq] and any(fits(v, m, player=player) for m in near[sq])
+    # what can_place decides for each (value, square): a square takes the values
+    # that fit one of its neighbours, a bit mask per neighbour's face
+    fit = _FIT_MASKS[player]
+    masks = [0] * 9
+    for sq in range(9):
+        if not grid[sq]:
+            m = 0
+            for n in NEIGHBOURS[sq]:
+                if grid[n]:
+                    m |= fit[abs(grid[n])]
+            masks[sq] = m
+    return tuple((v, sq) for v in values for sq in range(9) if masks[sq] >> v & 1)
+
+
+#: for the player (True) and the opponent (False): for each neighbour's face 0..7
+#: (7: a claimed square), the bit mask of the values 1..6 that ``fits`` it
+_FIT_MASKS: dict[bool, tuple[int, ...]] = {
+    side: tuple(
+        sum(1 << v for v in range(1, 7) if m and fits(v, m, player=side)) for m in range(8)
     )
+    for side in (True, False)
+}
 
 
 def claim(grid: Grid, player_dice_left: int) -> Grid:
