@@ -151,6 +151,7 @@ def ours(positions: list[tuple[Any, int, int]], games: int) -> dict[str, float]:
         BackgammonState(game, (tuple(b[0].tolist()), tuple(b[1].tolist())), 0, (d1, d2))
         for b, d1, d2 in positions
     ]
+    BackgammonState(game, states[0].board, 0, (3, 1)).legal_actions()  # compile once
     dt, _ = timed(lambda: sum(len(s.legal_actions()) for s in states))
     res["positions/s (protocol legal_actions)"] = len(states) / dt
 

@@ -48,7 +48,9 @@ class LinearSoftmaxPolicy:
         k = int(np.argmax(p)) if greedy else int(self.rng.choice(len(legal), p=p))
         return int(legal[k]), legal, p, k
 
-    def update(self, trajectory: list[tuple[Any, Any, Any, int]], advantage: float, lr: float) -> None:
+    def update(
+        self, trajectory: list[tuple[Any, Any, Any, int]], advantage: float, lr: float
+    ) -> None:
         """One REINFORCE step: raise the log-probability of each chosen action in
         proportion to ``advantage``."""
         for obs, legal, p, k in trajectory:
@@ -85,9 +87,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=Path("coinrows_learning_curve.png"))
     args = parser.parse_args()
 
-    env = DicehallGymEnv(
-        "coinrows", opponents="random", leaving=False, turn_limit=args.turns
-    )
+    env = DicehallGymEnv("coinrows", opponents="random", leaving=False, turn_limit=args.turns)
     policy = LinearSoftmaxPolicy(env.action_space.n, env.observation_space.shape[0], args.seed)
     baseline = 0.0
     curve = [(0, evaluate(policy, env, args.eval))]

@@ -37,7 +37,7 @@ def test_pettingzoo_games_follow_the_rules_to_the_end(name: str, options: dict) 
     assert len(env.agents) == game.num_players
     steps = 0
     for agent in env.agent_iter(5000):
-        obs, reward, terminated, truncated, _ = env.last()
+        obs, _reward, terminated, truncated, _ = env.last()
         if terminated or truncated:
             env.step(None)
             continue

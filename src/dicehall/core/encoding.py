@@ -85,9 +85,7 @@ class ActionEncoding(ABC):
             raise IllegalActionError(str(action_id), "the game is over")
         limit = self.num_chance_outcomes if player == CHANCE else self.num_actions
         if not isinstance(action_id, (int, np.integer)) or not 0 <= action_id < limit:
-            raise IllegalActionError(
-                str(action_id), f"action ids here are integers 0..{limit - 1}"
-            )
+            raise IllegalActionError(str(action_id), f"action ids here are integers 0..{limit - 1}")
         if player == CHANCE:
             action = self._chance_table(state)[1].get(int(action_id))
         else:

@@ -33,7 +33,7 @@ from dicehall.core.match import Agent
 from dicehall.envs._common import OBSERVATION_HIGH, game_encoding, resolve_game, roll
 
 
-class DicehallGymEnv(gym.Env):  # type: ignore[misc]
+class DicehallGymEnv(gym.Env):
     """Seat ``seat`` of a dicehall game against ``opponents``.
 
     ``opponents`` is one agent spec for every other seat, or a list with one spec
@@ -41,7 +41,7 @@ class DicehallGymEnv(gym.Env):  # type: ignore[misc]
     ``ValueError`` for a bad seat, ``human`` or a wrong number of specs.
     """
 
-    metadata = {"render_modes": ["ansi", "human"]}
+    metadata = {"render_modes": ["ansi", "human"]}  # noqa: RUF012 (Gymnasium's attribute)
 
     def __init__(
         self,
@@ -92,15 +92,14 @@ class DicehallGymEnv(gym.Env):  # type: ignore[misc]
         self.state = self._advance(self.game.new_initial_state())
         return self._observe(), self._info()
 
-    def step(
-        self, action: int
-    ) -> tuple[np.ndarray[Any, Any], float, bool, bool, dict[str, Any]]:
+    def step(self, action: int) -> tuple[np.ndarray[Any, Any], float, bool, bool, dict[str, Any]]:
         if self.state.is_terminal():
             raise RuntimeError("the episode is over: call reset()")
         mask = self.encoding.legal_mask(self.state)
-        if not (isinstance(action, (int, np.integer)) and 0 <= action < len(mask)) or not mask[
-            action
-        ]:
+        if (
+            not (isinstance(action, (int, np.integer)) and 0 <= action < len(mask))
+            or not mask[action]
+        ):
             info = self._info()
             info["illegal_action"] = True
             return self._observe(), self.illegal_reward, True, False, info

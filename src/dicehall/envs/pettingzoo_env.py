@@ -41,7 +41,11 @@ class DicehallAECEnv(AECEnv):  # type: ignore[misc]
     ``"human"`` (prints it).
     """
 
-    metadata = {"render_modes": ["ansi", "human"], "name": "dicehall_v0", "is_parallelizable": False}
+    metadata: dict[str, Any] = {  # noqa: RUF012 (PettingZoo's own attribute)
+        "render_modes": ["ansi", "human"],
+        "name": "dicehall_v0",
+        "is_parallelizable": False,
+    }
 
     def __init__(
         self, game: str | Game = "backgammon", render_mode: str | None = None, **options: Any
@@ -71,10 +75,10 @@ class DicehallAECEnv(AECEnv):  # type: ignore[misc]
         self._rng = np.random.default_rng()
         self.state: State = self.game.new_initial_state()
 
-    def observation_space(self, agent: str) -> spaces.Space:  # type: ignore[type-arg]
+    def observation_space(self, agent: str) -> spaces.Space:
         return self._observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space:  # type: ignore[type-arg]
+    def action_space(self, agent: str) -> spaces.Space:
         return self._action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:

@@ -31,7 +31,7 @@ from typing import Any, overload
 import numpy as np
 from numba import njit
 
-from dicehall.games.backgammon.rules import Board, Play, Side, Step
+from dicehall.games.backgammon.rules import Board, Play, Step
 
 CHECKERS = 15
 
@@ -454,7 +454,8 @@ class LegalPlays(Sequence[Play]):
 
     def swapped_array(self, i: int) -> np.ndarray[Any, Any]:
         """The compact board after play ``i`` seen by the opponent (rows exchanged)."""
-        return self._boards[i, ::-1].copy()
+        out: np.ndarray[Any, Any] = self._boards[i, ::-1].copy()
+        return out
 
     def index(self, value: Any, start: int = 0, stop: int | None = None) -> int:
         """The position of ``value`` among the plays; ``ValueError`` if it is not one

@@ -18,7 +18,7 @@ The seed's own examples:
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import combinations, permutations, product
@@ -242,9 +242,7 @@ def placement_tuple(grid: Grid, values: Dice, player: bool) -> tuple[tuple[int, 
 #: for the player (True) and the opponent (False): for each neighbour's face 0..7
 #: (7: a claimed square), the bit mask of the values 1..6 that ``fits`` it
 _FIT_MASKS: dict[bool, tuple[int, ...]] = {
-    side: tuple(
-        sum(1 << v for v in range(1, 7) if m and fits(v, m, player=side)) for m in range(8)
-    )
+    side: tuple(sum(1 << v for v in range(1, 7) if m and fits(v, m, player=side)) for m in range(8))
     for side in (True, False)
 }
 

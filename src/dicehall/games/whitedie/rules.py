@@ -30,13 +30,13 @@ from dicehall.games.whitedie.challenges import (
     CHALLENGES,
     EMPTY_GRID,
     POKER_CHARTS,
-    placement_tuple,
     SQUARES,
     Dice,
     Grid,
     challenge_score,
     claim,
     matching_score,
+    placement_tuple,
     placements,
     tictactoe_score,
 )
@@ -637,6 +637,8 @@ _REROLL_SIZES: dict[str, int | None] = {
 def _placements_of(state: WhiteDieState, side: int) -> tuple[tuple[int, int], ...]:
     dice = state.dice if side == PLAYER_SIDE else state.opponent_dice
     return placement_tuple(state.grid, tuple(sorted(set(dice))), side == PLAYER_SIDE)
+
+
 _FIELDS = frozenset(f.name for f in fields(WhiteDieState))
 assert not hasattr(WhiteDieState, "__post_init__"), "_replace would skip it"
 
