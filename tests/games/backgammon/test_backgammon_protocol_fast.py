@@ -27,7 +27,9 @@ def expected_after(state: BackgammonState, after) -> BackgammonState:
     mine, theirs = after
     game = state.game
     if mine[OFF] == CHECKERS:
-        return BackgammonState(game, after, turn=state.turn, dice=None, winner=state.turn, points=1)
+        won = BackgammonState(game, after, turn=state.turn, dice=None, winner=state.turn, points=1)
+        assert state._after_play(after).winner == won.winner
+        return state._after_play(after)  # the end of the game (and session) as the rules say
     return BackgammonState(game, (theirs, mine), turn=1 - state.turn, dice=None)
 
 
@@ -71,7 +73,7 @@ def test_illegal_plays_are_still_refused_with_the_legal_ones() -> None:
     with pytest.raises(IllegalActionError, match="not a legal play") as err:
         s.apply(Play(((24, 20),)))
     assert "8/5 6/5" in str(err.value)
-    with pytest.raises(IllegalActionError, match="not a roll"):
+    with pytest.raises(IllegalActionError, match="a play of the dice is expected"):
         s.apply(Roll(3, 1))
 
 
