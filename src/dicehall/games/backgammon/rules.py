@@ -305,9 +305,11 @@ class Backgammon(Game):
         """0 for money play, N for a match to N points."""
         return int(self.options["match_length"])
 
-    @property
+    @cached_property
     def extended(self) -> bool:
-        """Cube or match play: resignations are offered and a match spans games."""
+        """Cube or match play: resignations are offered and a match spans games.
+
+        Asked at every decision; the options never change, so it is worked out once."""
         return bool(self.options["cube"]) or self.match_length > 0
 
     def new_initial_state(self) -> BackgammonState:
