@@ -15,7 +15,7 @@ from rich.panel import Panel
 from rich.table import Table
 
 from dicehall.cli.common import build_game, console, friendly_errors, interactive
-from dicehall.cli.views import DefaultView, get_view
+from dicehall.cli.views import TerminalView, get_view
 from dicehall.core.errors import IllegalActionError
 from dicehall.core.match import Agent, Match
 from dicehall.core.record import Record
@@ -24,6 +24,7 @@ GENERAL_HELP = """Commands:
   <action>       play it (see below)
   moves          list every legal action
   hint           the bot's view of the best actions (where the game has one)
+  hint --rollout the best plays rolled out (backgammon)
   board          show the board again
   undo           take back your action before confirming it (at a terminal)
   save [FILE]    save the record now
@@ -55,7 +56,7 @@ def _save(match: Match, path: Path | None) -> None:
         console.print(f"[dim]record saved to {path}[/]")
 
 
-def _human_turn(match: Match, view: DefaultView, confirm: bool, save: Path | None) -> None:
+def _human_turn(match: Match, view: TerminalView, confirm: bool, save: Path | None) -> None:
     state = match.state
     seat = state.current_player()
     console.print(view.render(state, seat))
@@ -81,8 +82,8 @@ def _human_turn(match: Match, view: DefaultView, confirm: bool, save: Path | Non
         if word in ("b", "board"):
             console.print(view.render(state, seat))
             continue
-        if word == "hint":
-            hint = view.hint(state)
+        if word in ("hint", "hint --rollout"):
+            hint = view.hint(state) if word == "hint" else view.rollout_hint(state)
             console.print(hint if hint is not None else "[yellow]no hints for this game yet[/]")
             continue
         if word.startswith("save"):
@@ -118,7 +119,7 @@ def run_game(
     *,
     confirm: bool,
     save: Path | None,
-    view: DefaultView,
+    view: TerminalView,
     show_bots: bool = True,
 ) -> None:
     """Drive ``match`` to the end, asking people for their actions at their seats."""
@@ -177,10 +178,10 @@ def _cube_shortcuts(match_to: int | None, money: bool) -> dict[str, object]:
 
 
 def default_opponent(game: str) -> str:
-    """``bot`` when the game has a bot package, else ``random``."""
-    from dicehall.bots.registry import game_bot_module
+    """``bot`` when the game declares bots, else ``random``."""
+    from dicehall.bots.registry import game_bots
 
-    return "bot" if game_bot_module(game) is not None else "random"
+    return "bot" if game_bots(game) is not None else "random"
 
 
 def register(app: typer.Typer) -> None:
