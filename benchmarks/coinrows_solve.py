@@ -29,12 +29,16 @@ def main() -> None:
     ap.add_argument("--leaving", choices=("false", "true", "both"), default="false")
     ap.add_argument("--tolerance", type=float, default=1e-9)
     ap.add_argument("--out", type=Path, default=None)
+    ap.add_argument("--progress", action="store_true", help="print every 25 sweeps")
     args = ap.parse_args()
     leavings = {"false": [False], "true": [True], "both": [False, True]}[args.leaving]
     for leaving in leavings:
         for purse in args.purses:
             start = time.time()
-            sol = load_or_solve(purse, leaving, tolerance=args.tolerance)
+            sol = load_or_solve(
+                purse, leaving, tolerance=args.tolerance, log=print if args.progress else None
+            )
+            codes, first_purse = sol.start_codes()
             row = {
                 "purse": purse,
                 "leaving": leaving,
@@ -43,6 +47,13 @@ def main() -> None:
                 "bellman_residual": sol.bellman_residual,
                 "solve_seconds": round(sol.seconds, 1),
                 "start": sol.start_value(),
+                # coins the second player hands the first at the start (negative: the
+                # other way), from the seed's opening
+                "compensation": {
+                    c: float(sol.values[sol.model.rank(codes), first_purse + c])
+                    for c in range(-3, 4)
+                    if 0 <= first_purse + c <= sol.variant.purse_sum
+                },
                 "openings": {
                     f"{a}-{b}": sol.start_value((a, b)) for a, b in OPENINGS if purse >= max(a, b)
                 },
@@ -50,6 +61,8 @@ def main() -> None:
             print(
                 f"purse {purse:2d} leaving={str(leaving).lower():5s}: start {row['start']:+.5f}  "
                 + "  ".join(f"{k} {v:+.5f}" for k, v in row["openings"].items())
+                + "  compensation "
+                + " ".join(f"{c:+d}:{v:+.4f}" for c, v in row["compensation"].items())
                 + f"  ({sol.sweeps} sweeps, residual {row['bellman_residual']:.1e}, "
                 f"{time.time() - start:.0f} s)",
                 flush=True,

@@ -53,7 +53,7 @@ def test_captures_and_mirror_match_the_rules_engine(model: solver.Model) -> None
     rng = random.Random(21)
     for _ in range(300):
         state = random_state(rng)
-        codes, purse = solver.codes_of(state)
+        codes, _ = solver.codes_of(state)
         b = model.rank(codes)
         other = state._replace(turn=1 - state.turn)
         assert model.mirror[b] == model.rank(solver.codes_of(other)[0])
@@ -192,5 +192,28 @@ def test_the_seed_board_with_the_smallest_purse_is_bellman_consistent() -> None:
     sol = solver.solve(5, False, tolerance=1e-7)
     assert sol.bellman_residual < 1e-6
     assert np.all(np.abs(sol.values) <= 1.0 + 1e-12)
-    # the figure published in docs/rules/coinrows.md
+    # the figures published in docs/rules/coinrows.md
     assert sol.start_value() == pytest.approx(-0.05981, abs=1e-4)
+    assert sol.start_value((3, 4)) == pytest.approx(-0.03091, abs=1e-4)
+    # the engine's states read the same table, the fair-start option included
+    for opening in ("5-2", "3-4", "2-5"):
+        state = load_game("coinrows", purse=5, leaving=False, opening=opening).new_initial_state()
+        first, second = map(int, opening.split("-"))
+        assert solver.state_value(sol, state, 0) == pytest.approx(sol.start_value((first, second)))
+        assert solver.state_value(sol, state, 1) == pytest.approx(-sol.start_value((first, second)))
+    # a decision's exact values: the best action's value is the position's value
+    state = load_game("coinrows", purse=5, leaving=False).new_initial_state().apply_text("roll")
+    state = state.apply_text("2-3")
+    values = solver.action_values(sol, state)
+    assert max(v for _, v in values) == pytest.approx(solver.state_value(sol, state, 0))
+
+
+def test_the_opening_option() -> None:
+    state = load_game("coinrows", opening="4-3").new_initial_state()
+    assert state.board_code() == "7O 7O 7O 1X 1X 1X 1X"
+    assert state.purses == (16, 17) and state.totals() == (20, 20)
+    assert load_game("coinrows").new_initial_state().board_code() == "7O 7O 1X 1X 1X 1X 1X"
+    with pytest.raises(ValueError, match="opening"):
+        load_game("coinrows", opening="7-0")
+    with pytest.raises(ValueError, match="purse must be at least 6"):
+        load_game("coinrows", purse=5, opening="6-1").new_initial_state()

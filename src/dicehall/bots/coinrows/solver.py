@@ -110,7 +110,9 @@ def _all_boards(codes: int, columns: int) -> IntArray:
 
 
 @njit(cache=True)
-def _fill_boards(out: IntArray, codes: int, columns: int, binom: IntArray) -> None:  # pragma: no cover
+def _fill_boards(
+    out: IntArray, codes: int, columns: int, binom: IntArray
+) -> None:  # pragma: no cover
     cur = np.zeros(columns, dtype=np.int64)
     while True:
         out[_rank(cur, binom)] = cur
@@ -211,7 +213,9 @@ def _reach(row: int, die: int, rows: int, out: IntArray) -> int:  # pragma: no c
 
 
 @njit(cache=True)
-def _plays(codes: IntArray, rows: int, lo: int, hi: int, binom: IntArray) -> IntArray:  # pragma: no cover
+def _plays(
+    codes: IntArray, rows: int, lo: int, hi: int, binom: IntArray
+) -> IntArray:  # pragma: no cover
     """The distinct boards after the legal plays of (lo, hi): ``[count, pips, boards...]``.
 
     Mirrors ``games.coinrows.rules.legal_moves``: one coin by the total or two coins
@@ -490,7 +494,8 @@ def initial_values(variant: Variant, model: Model) -> FloatArray:
     p = np.arange(s + 1)[None, :]
     m = model.mine[:, None]
     diff = (p + m) - (s - p + model.columns - m)
-    return np.sign(diff).astype(np.float64)
+    out: FloatArray = np.sign(diff).astype(np.float64)
+    return out
 
 
 _MODELS: dict[tuple[int, int], Model] = {}
@@ -568,7 +573,8 @@ def state_value(sol: Solution, state: CoinRowsState, seat: int) -> float:
         return sign * sol.value(codes, purse)
     if state.phase is Phase.DICE:
         return sum(
-            float(p) * state_value(sol, state.apply(roll), seat) for roll, p in state.chance_outcomes()
+            float(p) * state_value(sol, state.apply(roll), seat)
+            for roll, p in state.chance_outcomes()
         )
     return sign * max(state_value(sol, state.apply(a), state.turn) for a in state.legal_actions())
 
