@@ -37,8 +37,9 @@ variants can be checked against a brute-force solver; the seed's game is 7 x 7
 and the opening puts ``columns - 2`` coins of the first player and 2 of the second
 on their home rows (the seed's 5 and 2), or any ``opening`` split.
 
->>> sol = solve(purse=5, leaving=False)          # doctest: +SKIP
+>>> sol = solve(purse=5, leaving=False)  # a minute or two  # doctest: +SKIP
 >>> round(sol.start_value(), 4)                  # doctest: +SKIP
+-0.0598
 """
 
 from __future__ import annotations
