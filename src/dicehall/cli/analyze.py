@@ -32,7 +32,7 @@ def register(app: typer.Typer) -> None:
         from rich.table import Table
 
         from dicehall.bots.backgammon import Bot
-        from dicehall.games.backgammon.rules import BackgammonState
+        from dicehall.games.backgammon.rules import BackgammonState, Play
 
         with friendly_errors():
             record = Record.load(file)
@@ -50,13 +50,14 @@ def register(app: typer.Typer) -> None:
                 seat: {"moves": 0, "loss": 0.0, "errors": 0, "blunders": 0} for seat in (0, 1)
             }
             for n, (text, before) in enumerate(zip(record.actions, states, strict=False), 1):
-                if not isinstance(before, BackgammonState) or before.is_chance_node():
-                    continue
-                actions = before.legal_actions()
-                if len(actions) < 2:
-                    continue
+                if not isinstance(before, BackgammonState) or not before.is_checker_play():
+                    continue  # dice, cube and resignation decisions: checker play only here
+                actions = [a for a, _ in before.play_results()]
+                action = before.parse_action(text)
+                if not isinstance(action, Play) or len(actions) < 2:
+                    continue  # a resignation offered with the dice, or a forced play
                 seat = before.current_player()
-                played = actions.index(before.parse_action(text))
+                played = actions.index(action)
                 ranked = bot.rank(before)
                 best = ranked[0]
                 mine = next(pv for pv in ranked if pv.index == played)

@@ -15,7 +15,7 @@ from rich.panel import Panel
 from rich.table import Table
 
 from dicehall.cli.common import build_game, console, friendly_errors, interactive
-from dicehall.cli.views import DefaultView, get_view
+from dicehall.cli.views import TerminalView, get_view
 from dicehall.core.errors import IllegalActionError
 from dicehall.core.match import Agent, Match
 from dicehall.core.record import Record
@@ -24,6 +24,7 @@ GENERAL_HELP = """Commands:
   <action>       play it (see below)
   moves          list every legal action
   hint           the bot's view of the best actions (where the game has one)
+  hint --rollout the best plays rolled out (backgammon)
   board          show the board again
   undo           take back your action before confirming it (at a terminal)
   save [FILE]    save the record now
@@ -55,7 +56,7 @@ def _save(match: Match, path: Path | None) -> None:
         console.print(f"[dim]record saved to {path}[/]")
 
 
-def _human_turn(match: Match, view: DefaultView, confirm: bool, save: Path | None) -> None:
+def _human_turn(match: Match, view: TerminalView, confirm: bool, save: Path | None) -> None:
     state = match.state
     seat = state.current_player()
     console.print(view.render(state, seat))
@@ -65,7 +66,10 @@ def _human_turn(match: Match, view: DefaultView, confirm: bool, save: Path | Non
         except EOFError:
             raise Quit from None
         word = line.lower()
-        if word in ("q", "quit", "exit", "resign"):
+        # "resign" quits, unless the game takes resignations (cube and match play)
+        if word in ("q", "quit", "exit") or (
+            word == "resign" and "resign single" not in state.legal_texts()
+        ):
             raise Quit
         if word in ("?", "h", "help"):
             extra = view.help(state)
@@ -78,8 +82,8 @@ def _human_turn(match: Match, view: DefaultView, confirm: bool, save: Path | Non
         if word in ("b", "board"):
             console.print(view.render(state, seat))
             continue
-        if word == "hint":
-            hint = view.hint(state)
+        if word in ("hint", "hint --rollout"):
+            hint = view.hint(state) if word == "hint" else view.rollout_hint(state)
             console.print(hint if hint is not None else "[yellow]no hints for this game yet[/]")
             continue
         if word.startswith("save"):
@@ -115,7 +119,7 @@ def run_game(
     *,
     confirm: bool,
     save: Path | None,
-    view: DefaultView,
+    view: TerminalView,
     show_bots: bool = True,
 ) -> None:
     """Drive ``match`` to the end, asking people for their actions at their seats."""
@@ -162,11 +166,22 @@ def run_game(
     _save(match, save)
 
 
-def default_opponent(game: str) -> str:
-    """``bot`` when the game has a bot package, else ``random``."""
-    from dicehall.bots.registry import game_bot_module
+def _cube_shortcuts(match_to: int | None, money: bool) -> dict[str, object]:
+    """The backgammon options ``--match N`` and ``--money`` stand for."""
+    if match_to is not None and money:
+        raise typer.BadParameter("choose --match N or --money, not both")
+    if match_to is not None:
+        return {"cube": True, "scoring": "standard", "match_length": match_to}
+    if money:
+        return {"cube": True, "scoring": "standard", "jacoby": True}
+    return {}
 
-    return "bot" if game_bot_module(game) is not None else "random"
+
+def default_opponent(game: str) -> str:
+    """``bot`` when the game declares bots, else ``random``."""
+    from dicehall.bots.registry import game_bots
+
+    return "bot" if game_bots(game) is not None else "random"
 
 
 def register(app: typer.Typer) -> None:
@@ -192,6 +207,13 @@ def register(app: typer.Typer) -> None:
         players: Annotated[int | None, typer.Option(help="number of players (whitedie)")] = None,
         purse: Annotated[int | None, typer.Option(help="starting purse (coinrows)")] = None,
         scoring: Annotated[str | None, typer.Option(help="single or standard (backgammon)")] = None,
+        match_to: Annotated[
+            int | None,
+            typer.Option("--match", help="backgammon: a match to N points with the cube"),
+        ] = None,
+        money: Annotated[
+            bool, typer.Option("--money", help="backgammon: money play with the cube and Jacoby")
+        ] = False,
         confirm: Annotated[
             bool | None,
             typer.Option(help="ask to confirm each move (default: at a terminal only)"),
@@ -209,7 +231,15 @@ def register(app: typer.Typer) -> None:
             g = (
                 record.load_game()
                 if record
-                else build_game(game, option, players=players, purse=purse, scoring=scoring)
+                else build_game(
+                    game,
+                    option,
+                    players=players,
+                    purse=purse,
+                    **(
+                        _cube_shortcuts(match_to, money) | ({"scoring": scoring} if scoring else {})
+                    ),
+                )
             )
             if vs is None:
                 saved = record.meta.get("opponent") if record else None

@@ -25,6 +25,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from dicehall.bots.registry import BotFamily
+from dicehall.core.cache import BoundedCache
+
 if TYPE_CHECKING:
     from dicehall.bots.backgammon.network import Network
     from dicehall.games.backgammon.rules import BackgammonState, Play
@@ -46,6 +49,7 @@ class Settings:
     reply_keep: int = 2
     noise: float = 0.0
     budget: int = 0  # positions evaluated before 2-ply gives way to 1-ply (0: no cap)
+    readmit: int = 0  # filtered-out plays re-admitted per depth (``search.analyse``)
 
 
 #: every level ``Bot`` accepts: the public ``LEVELS`` plus names for benchmarks
@@ -59,6 +63,8 @@ SETTINGS: dict[str, Settings] = {
     "0ply": Settings(),
     "1ply": Settings(plies=1, keep1=8),
     "2ply": Settings(plies=2, keep1=8, keep2=4, reply_keep=3),
+    "hard-readmit": Settings(plies=1, readmit=3),
+    "expert-readmit": Settings(plies=2, keep2=3, reply_keep=1, budget=300_000, readmit=3),
 }
 
 
@@ -78,21 +84,38 @@ class PlayValue:
         return self.probs[0]
 
 
-_NETWORKS: dict[str, Network] = {}
+#: The shipped network, loaded on first use (one entry; ``NETWORKS.clear()`` reloads it).
+NETWORKS = BoundedCache[str, "Network"]("backgammon networks", 1)
 
 
 def default_network() -> Network:
     """The trained weights shipped with the package (loaded once)."""
     from dicehall.bots.backgammon.network import Network
 
-    if "default" not in _NETWORKS:
-        _NETWORKS["default"] = Network.load()
-    return _NETWORKS["default"]
+    network = NETWORKS.get("default")
+    if network is None:
+        network = NETWORKS.put("default", Network.load())
+    return network
 
 
 def is_single(state: BackgammonState) -> bool:
     """Whether every win scores one point (then only winning chances count)."""
     return state.game.options.get("scoring", "single") == "single"
+
+
+def default_decision(state: BackgammonState) -> Any:
+    """The simple, documented cube and resignation policy used until the cube bot
+    lands: never double (``roll``), always take (and never beaver or raccoon),
+    accept every resignation offered; a bot never resigns."""
+    from dicehall.games.backgammon.rules import CubeAction, ResignAnswer
+
+    if state.is_resign_decision():
+        return ResignAnswer(True)
+    legal = state.legal_actions()
+    for kind in ("roll", "take"):
+        if CubeAction(kind) in legal:
+            return CubeAction(kind)
+    raise ValueError(f"no default decision at {state!r}")
 
 
 class Bot:
@@ -153,19 +176,22 @@ class Bot:
             s.margin2,
             s.reply_keep,
             s.budget,
+            s.readmit,
         )
 
     # -- the protocol ------------------------------------------------------------
-    def act(self, state: BackgammonState) -> Play:
-        """The chosen play in ``state`` (a backgammon state with dice to play)."""
+    def act(self, state: BackgammonState) -> Any:
+        """The chosen action in ``state``: a play of the dice, or at a cube or
+        resignation decision the fallback of ``default_decision``."""
         from dicehall.games.backgammon.fast import to_array
 
-        assert state.dice is not None, "the bot plays dice, it does not roll them"
-        actions = state.legal_actions()
+        if not state.is_checker_play() or state.dice is None:
+            return default_decision(state)
+        actions = [a for a, _ in state.play_results()]
         if len(actions) == 1:
-            return actions[0]  # type: ignore[return-value]
+            return actions[0]
         i = self.choose(to_array(state.board), state.dice[0], state.dice[1], is_single(state))
-        return actions[i]  # type: ignore[return-value]
+        return actions[i]
 
     def rank(self, state: BackgammonState, plies: int | None = None) -> list[PlayValue]:
         """Every legal play of ``state`` valued by the net, best first (for hints)."""
@@ -175,12 +201,12 @@ class Bot:
         bot = self if plies is None else Bot(self._plies_level(plies), network=self._network)
         single = is_single(state)
         probs, eqs, depth = bot.evaluate(to_array(state.board), *state.dice, single)
-        actions = state.legal_actions()
+        actions = [a for a, _ in state.play_results()]
         order = sorted(range(len(actions)), key=lambda i: (-depth[i], -eqs[i]))
         return [
             PlayValue(
                 i,
-                actions[i],  # type: ignore[arg-type]
+                actions[i],
                 state.action_to_text(actions[i]),
                 tuple(float(v) for v in probs[i]),  # type: ignore[arg-type]
                 float(eqs[i]),
@@ -217,4 +243,15 @@ class Bot:
         return f"Bot(level={self.level!r}, seed={self.seed})"
 
 
-__all__ = ["DEFAULT_LEVEL", "LEVELS", "SETTINGS", "Bot", "PlayValue", "default_network"]
+#: What backgammon declares as its bots (``GameEntry.bots``).
+BOTS = BotFamily(LEVELS, DEFAULT_LEVEL, Bot)
+
+__all__ = [
+    "BOTS",
+    "DEFAULT_LEVEL",
+    "LEVELS",
+    "SETTINGS",
+    "Bot",
+    "PlayValue",
+    "default_network",
+]

@@ -24,7 +24,8 @@ from dicehall.bots.whitedie.maxn import (
     load_maxn,
     outcomes,
 )
-from dicehall.bots.whitedie.tables import load_tables, winprob_table
+from dicehall.bots.whitedie.solved import winprob_table
+from dicehall.bots.whitedie.tables import load_tables
 from dicehall.bots.whitedie.winprob import Utility, points_utility, utility_for
 from dicehall.games.whitedie.challenges import EMPTY_GRID
 from dicehall.games.whitedie.rules import (

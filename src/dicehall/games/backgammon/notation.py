@@ -17,12 +17,16 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from dicehall.core.errors import IllegalActionError
-from dicehall.games.backgammon.rules import (
+from dicehall.core.errors import GameOverError
+from dicehall.games.backgammon.board import (
     BAR,
     CHECKERS,
     OFF,
+    RESIGN_DECISION,
     Board,
+    CubeAction,
+    Resign,
+    ResignAnswer,
     Roll,
     Step,
     move_step,
@@ -128,17 +132,108 @@ def _parse_segments(text: str) -> list[tuple[list[int], set[int], int]]:
     return segments
 
 
+#: what players type for each cube word (gnubg's commands included)
+_CUBE_SYNONYMS = {
+    "roll": ("roll", "r", "no double", "nodouble", "no", "nd"),
+    "double": ("double", "d", "redouble", "dbl"),
+    "take": ("take", "t", "accept", "ok"),
+    "pass": ("pass", "drop", "p", "reject", "decline", "refuse"),
+    "beaver": ("beaver", "b"),
+    "raccoon": ("raccoon", "racoon"),
+}
+_RESIGN_WORDS = {
+    "": 1,
+    "1": 1,
+    "s": 1,
+    "n": 1,
+    "single": 1,
+    "normal": 1,
+    "2": 2,
+    "g": 2,
+    "gammon": 2,
+    "3": 3,
+    "b": 3,
+    "bg": 3,
+    "backgammon": 3,
+}
+_ANSWER_WORDS = {
+    "accept": True,
+    "a": True,
+    "yes": True,
+    "y": True,
+    "ok": True,
+    "reject": False,
+    "decline": False,
+    "no": False,
+    "n": False,
+    "refuse": False,
+}
+
+
+def parse_resign(state: BackgammonState, raw: str, words: str) -> Resign:
+    """The resignation ``resign [single|gammon|backgammon]`` means; raises
+    ``IllegalActionError`` for an unknown level or an offer not allowed now."""
+    rest = words.removeprefix("resign").strip()
+    if rest not in _RESIGN_WORDS:
+        raise state.illegal(raw, "resign single, resign gammon or resign backgammon")
+    action = Resign(_RESIGN_WORDS[rest])
+    if action not in state.legal_actions():
+        state.apply(action)  # raises with the reason
+    return action
+
+
+def _parse_decision(state: BackgammonState, raw: str, words: str) -> Action:
+    """Parse at a cube or resignation decision."""
+    if words.startswith("resign"):
+        return parse_resign(state, raw, words)
+    legal = state.legal_actions()
+    if state.pending == RESIGN_DECISION:
+        if words in _ANSWER_WORDS:
+            return ResignAnswer(_ANSWER_WORDS[words])
+        raise state.illegal(raw, "answer the resignation: accept or reject")
+    for kind, names in _CUBE_SYNONYMS.items():
+        if words in names:
+            action = CubeAction(kind)
+            if action in legal:
+                return action
+    for kind, names in _CUBE_SYNONYMS.items():
+        if words in names and kind in ("double", "beaver", "raccoon"):
+            raise state.illegal(raw, state.why_no_cube(kind))
+    raise state.illegal(raw, state._expected())
+
+
 def parse_action(state: BackgammonState, text: str) -> Action:
-    """The legal action ``text`` means in ``state``; see the module doc for the forms."""
+    """The legal action ``text`` means in ``state``; see the module doc for the forms.
+
+    Besides plays and dice: ``roll``/``double`` before the roll, ``take``/``pass``/
+    ``beaver`` (``drop``, gnubg's ``accept``/``reject`` too) for a double,
+    ``take``/``raccoon`` after a beaver, ``resign [single|gammon|backgammon]`` and
+    ``accept``/``reject`` for resignations.
+
+    :raises ActionSyntaxError: if ``text`` is not dice (at a roll) or a play in move notation.
+    :raises AmbiguousActionError: if it fits several legal plays (with their texts).
+    :raises GameOverError: if the game has ended.
+    :raises IllegalActionError: if it is well formed but not legal here (the reason and the
+        legal choices).
+    """
     raw = text
     text = text.strip().lower()
     player = state.current_player()
     if state.is_terminal():
-        raise IllegalActionError(raw, "the game is over")
+        raise GameOverError(raw)
+    words = " ".join(text.split())
+    if state.pending:
+        return _parse_decision(state, raw, words)
+    if words.startswith("resign") and not state.is_chance_node():
+        return parse_resign(state, raw, words)
+    cube_word = any(words in names for names in _CUBE_SYNONYMS.values())
+    if cube_word and words not in _PASS and not state.is_chance_node():
+        kind = next(k for k, names in _CUBE_SYNONYMS.items() if words in names)
+        raise state.illegal(raw, state.why_no_cube(kind) if kind == "double" else "play the dice")
     if state.is_chance_node():
         digits = re.findall(r"[1-6]", text)
         if len(digits) != 2 or re.search(r"[07-9]", text):
-            raise state.illegal(raw, "roll the dice: write two dice 1..6 like 5-3")
+            raise state.syntax_error(raw, "roll the dice: write two dice 1..6 like 5-3")
         a, b = int(digits[0]), int(digits[1])
         return Roll(a, b) if state.opening else Roll(max(a, b), min(a, b))
     assert player >= 0
@@ -150,7 +245,7 @@ def parse_action(state: BackgammonState, text: str) -> Action:
     try:
         segments = _parse_segments(text)
     except ValueError as exc:
-        raise state.illegal(raw, str(exc)) from None
+        raise state.syntax_error(raw, str(exc)) from None
     mine = list(state.board[0])
     explicit_hits: set[int] = set()
     for points, marks, count in segments:
@@ -184,7 +279,8 @@ def parse_action(state: BackgammonState, text: str) -> Action:
     if len(wider) == 1:
         return wider[0]
     options = " or ".join(state.action_to_text(p) for p, _ in candidates)
-    raise state.illegal(raw, f"ambiguous: it could be {options}; write the one you mean")
+    reason = f"ambiguous: it could be {options}; write the one you mean"
+    raise state.ambiguous(raw, reason, [p for p, _ in candidates])
 
 
 def _why_not(state: BackgammonState, segments: list[tuple[list[int], set[int], int]]) -> str:
@@ -237,6 +333,8 @@ def encode_position_id(board: Board) -> str:
 
 def decode_position_id(pid: str) -> Board:
     """The board (player on roll first) of a GNU Backgammon Position ID.
+
+    :raises ValueError: if ``pid`` is not 14 base64 characters of a legal position.
 
     >>> decode_position_id("4HPwATDgc/ABMA")[0][13]
     5
