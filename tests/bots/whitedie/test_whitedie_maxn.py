@@ -20,7 +20,8 @@ from dicehall.bots.whitedie.maxn import (
     load_maxn,
     solve_maxn,
 )
-from dicehall.bots.whitedie.tables import load_tables, winprob_table
+from dicehall.bots.whitedie.solved import winprob_table
+from dicehall.bots.whitedie.tables import load_tables
 from dicehall.bots.whitedie.winprob import TurnModel, _solve_pair, utility_for
 from dicehall.core.dice import SeededDice
 from dicehall.core.game import State
