@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+from typing import Annotated
 
 import typer
 
@@ -13,6 +14,26 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+
+def _version(value: bool) -> None:
+    if value:
+        from dicehall.core.record import dicehall_version
+
+        typer.echo(f"dicehall {dicehall_version()}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_version, is_eager=True, help="print the version and exit"
+        ),
+    ] = False,
+) -> None:
+    """Backgammon, Coin Rows and White Die: play, replay, analyse and pit bots."""
+
 
 # Modules that add commands to ``app``; a module missing from an install is skipped.
 COMMAND_MODULES = [
