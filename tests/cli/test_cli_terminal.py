@@ -59,7 +59,7 @@ def spawn(*args: str) -> pexpect.spawn:
 
 def actions_before_move(n: int) -> list[str]:
     """The record's actions just before seat 1's ``n``-th decision (counted from 0)."""
-    typed, match = expected_game()
+    _, match = expected_game()
     replayed = Record.new(load_game("backgammon"))
     seen = 0
     for state, text in zip(match.record.states(), match.record.actions, strict=False):
@@ -121,7 +121,8 @@ def test_a_key_at_a_prompt_leaves_a_record_that_resume_continues(
     assert final.header()["result"] == resumed.state.returns()
     dice = [a for a, s in zip(final.actions, final.states(), strict=False) if s.is_chance_node()]
     full_dice = [
-        a for a, s in zip(full.record.actions, full.record.states(), strict=False)
+        a
+        for a, s in zip(full.record.actions, full.record.states(), strict=False)
         if s.is_chance_node()
     ]
     assert dice[: len(full_dice)] == full_dice[: len(dice)]

@@ -15,6 +15,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
+
 def _version(value: bool) -> None:
     if value:
         from dicehall.core.record import dicehall_version
