@@ -312,7 +312,7 @@ def register(app: typer.Typer) -> None:
             str | None,
             typer.Option(
                 "--vs",
-                help="opponent: bot, bot:LEVEL, random or human "
+                help="opponent: bot, bot:LEVEL, bot:net=PATH (a net from train), random or human "
                 "(default: the game's bot, else random; on --resume, the saved opponent)",
             ),
         ] = None,

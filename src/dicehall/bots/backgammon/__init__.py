@@ -90,6 +90,29 @@ def default_network() -> Network:
     return _NETWORKS["default"]
 
 
+def load_network(path: str) -> Network:
+    """Weights written by ``dicehall train`` (a checkpoint, a snapshot or ``--export``),
+    for ``bot:net=PATH``; loaded once per file.
+
+    :raises ValueError: the file cannot be read or holds no backgammon net.
+    """
+    from pathlib import Path
+
+    from dicehall.bots.backgammon.network import Network
+
+    key = str(Path(path).resolve())
+    if key not in _NETWORKS:
+        try:
+            _NETWORKS[key] = Network.load(path)
+        except OSError as exc:
+            raise ValueError(f"cannot read the net {path}: {exc.strerror or exc}") from None
+        except (KeyError, ValueError, EOFError) as exc:
+            raise ValueError(
+                f"{path} is not a backgammon net written by dicehall train ({exc})"
+            ) from None
+    return _NETWORKS[key]
+
+
 def is_single(state: BackgammonState) -> bool:
     """Whether every win scores one point (then only winning chances count)."""
     return state.game.options.get("scoring", "single") == "single"
@@ -217,4 +240,12 @@ class Bot:
         return f"Bot(level={self.level!r}, seed={self.seed})"
 
 
-__all__ = ["DEFAULT_LEVEL", "LEVELS", "SETTINGS", "Bot", "PlayValue", "default_network"]
+__all__ = [
+    "DEFAULT_LEVEL",
+    "LEVELS",
+    "SETTINGS",
+    "Bot",
+    "PlayValue",
+    "default_network",
+    "load_network",
+]
