@@ -10,6 +10,7 @@ from typing import Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from dicehall.core.errors import DicehallError
 from dicehall.core.game import Game
@@ -26,10 +27,10 @@ def friendly_errors() -> Iterator[None]:
     try:
         yield
     except DicehallError as exc:
-        err_console.print(f"[bold red]error:[/] {exc}")
+        err_console.print(f"[bold red]error:[/] {escape(str(exc))}")
         raise typer.Exit(2) from None
     except FileNotFoundError as exc:
-        err_console.print(f"[bold red]error:[/] {exc.filename}: no such file")
+        err_console.print(f"[bold red]error:[/] {escape(str(exc.filename))}: no such file")
         raise typer.Exit(2) from None
 
 

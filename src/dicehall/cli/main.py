@@ -41,6 +41,7 @@ COMMAND_MODULES = [
     "dicehall.cli.play",
     "dicehall.cli.replay",
     "dicehall.cli.analyze",
+    "dicehall.cli.hint",
     "dicehall.cli.train",
     "dicehall.cli.arena",
     "dicehall.cli.serve",
