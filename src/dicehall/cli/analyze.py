@@ -77,6 +77,9 @@ def register(app: typer.Typer) -> None:
             except ValueError as exc:
                 err_console.print(f"[bold red]error:[/] --level: {exc}")
                 raise typer.Exit(2) from None
+            from dicehall.cli.engine import ready
+
+            ready("backgammon")
             states = list(record.states())
             decisions = [
                 n

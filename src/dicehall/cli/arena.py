@@ -12,6 +12,7 @@ from rich.table import Table
 
 from dicehall.arena.summary import ArenaSummary, SimulationSummary
 from dicehall.cli.common import build_game, console, exit_on_signals, friendly_errors
+from dicehall.cli.engine import ready
 
 GamesOption = Annotated[int, typer.Option("--games", "-n", help="number of games", min=1)]
 WorkersOption = Annotated[
@@ -107,6 +108,7 @@ def register(app: typer.Typer) -> None:
 
         with friendly_errors():
             name, options = _options(game, option, players)
+            ready(name)  # compiled once here, not once in every worker
             for spec in (bot_a, bot_b):
                 if make_agent(name, spec, seed=0) is None:
                     raise typer.BadParameter(f"{spec!r}: the arena plays bots, not people")
@@ -187,6 +189,7 @@ def register(app: typer.Typer) -> None:
 
         with friendly_errors():
             name, options = _options(game, option, players)
+            ready(name)
             from dicehall.core.registry import load_game
 
             n = load_game(name, **options).num_players

@@ -218,8 +218,11 @@ def register(app: typer.Typer) -> None:
         from dicehall.cli.views import get_view
 
         with friendly_errors():
+            from dicehall.cli.engine import ready
+
             g = build_game(game, option, players=players)
             state = position(g, setup, position_id, dice)
+            ready(g.name)
             view = get_view(g.name)
             if state.is_terminal() or state.is_chance_node():
                 err_console.print(

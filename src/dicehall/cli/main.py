@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import sys
 from typing import Annotated
 
 import typer
@@ -64,4 +65,8 @@ def _load_commands() -> None:
 def main() -> None:
     """Run the command line."""
     _load_commands()
+    if sys.stdin.isatty() and sys.stdout.isatty():  # a person, not a script or a test
+        from dicehall.cli.engine import precompile_in_background
+
+        precompile_in_background()
     app()

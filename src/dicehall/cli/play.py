@@ -379,6 +379,9 @@ def register(app: typer.Typer) -> None:
             console.print(
                 f"[bold]{g.title}[/] — {seats}   [dim](seed {dice.seed}; type help for commands)[/]"
             )
+            from dicehall.cli.engine import ready
+
+            ready(g.name)
             keep = save or resume
             if record is not None:
                 console.print(f"[dim]resumed {resume} after {len(record.actions)} actions[/]")
