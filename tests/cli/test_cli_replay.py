@@ -60,3 +60,36 @@ def test_stepping_to_the_end_says_who_won(saved: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert "wins a single game" in proc.stdout
     assert "the end of the record" in proc.stdout
+
+
+def test_at_a_terminal_replay_steps_by_default(saved: Path) -> None:
+    import os
+
+    import pexpect
+
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "dicehall.cli", "replay", str(saved), "--no-boards"],
+        env=dict(os.environ, TERM="dumb", NO_COLOR="1"),
+        encoding="utf-8",
+        timeout=120,
+    )
+    prompt = r"replay \(Enter next, b back, NUMBER, s, e, q\)> "
+    child.expect(prompt)
+    child.sendline("")
+    child.expect(r"1 dice: ")
+    child.expect(prompt)
+    child.sendintr()  # Ctrl-C leaves quietly
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert "Traceback" not in (child.before or "")
+    assert "wins" not in (child.before or "")
+
+
+def test_play_help_no_longer_claims_seat_1_moves_first() -> None:
+    proc = run(["play", "--help"])
+    assert proc.returncode == 0
+    text = " ".join(proc.stdout.split())
+    assert "1 = moves first" not in text
+    assert "opening roll" in text
