@@ -6,6 +6,10 @@ the test fails although nothing is wrong. Every property test therefore runs und
 ``dicehall`` profile below, with no deadline; tests that set their own ``@settings``
 inherit whatever they leave out from it. Set ``HYPOTHESIS_PROFILE`` to pick another
 registered profile.
+
+The commands the tests start at a pseudo-terminal must not start the background
+compile of the backgammon engine (``dicehall.cli.engine``): a test run leaves no
+process behind.
 """
 
 from __future__ import annotations
@@ -22,3 +26,5 @@ settings.register_profile(
     print_blob=True,
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dicehall"))
+
+os.environ.setdefault("DICEHALL_NO_PRECOMPILE", "1")

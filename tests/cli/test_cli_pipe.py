@@ -165,3 +165,20 @@ def test_a_failing_or_interrupted_bot_leaves_the_game_saved(
     assert record.actions == match.record.actions
     assert not record.final_state().is_terminal()
     assert "--resume" in capsys.readouterr().out
+
+
+def test_confirm_through_a_pipe_is_strict_too(tmp_path: Path) -> None:
+    moves = first_moves(2)
+    lines = [moves[0], "[red]oops", "undo", moves[0], "y", moves[1], "quit"]
+    proc = play(["--confirm", "--save", "g.json"], lines, tmp_path)
+    out = proc.stdout
+    assert proc.returncode == 0, out[-3000:] + proc.stderr
+    assert "'[red]oops' is not an answer" in out  # shown as typed, not read as markup
+    assert "taken back" in out
+    record = Record.load(tmp_path / "g.json")
+    mine = [
+        a
+        for a, s in zip(record.actions, record.states(), strict=False)
+        if not s.is_chance_node() and s.current_player() == 0
+    ]
+    assert mine == [moves[0]]  # moves[1] was typed but never confirmed: the input ended

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 
@@ -99,16 +100,16 @@ class Session:
             self.match.record.save(target)
         except RecordError as exc:
             if str(exc) != self.failed or not quiet:
-                console.print(f"[bold red]not saved:[/] {exc}; the game goes on")
+                console.print(f"[bold red]not saved:[/] {escape(str(exc))}; the game goes on")
             if target == self.path:
                 self.failed = str(exc)
             return False
         if target == self.path:
             if self.failed:
-                console.print(f"[green]saved to {target} again[/]")
+                console.print(f"[green]saved to {escape(str(target))} again[/]")
             self.failed = None
         if not quiet:
-            console.print(f"[dim]record saved to {target}[/]")
+            console.print(f"[dim]record saved to {escape(str(target))}[/]")
         return True
 
     def after_action(self, before: object, text: str, after: object) -> None:
@@ -117,13 +118,14 @@ class Session:
 
     def farewell(self, why: str) -> None:
         """Save once more and say where the game is and how to continue it."""
+        where = escape(str(self.path))
         if self.path is not None and self.save():
             console.print(
-                f"[yellow]{why}[/]: the game is saved in {self.path}; continue it with\n"
-                f"  dicehall play {self.game} --resume {self.path}"
+                f"[yellow]{why}[/]: the game is saved in {where}; continue it with\n"
+                f"  dicehall play {self.game} --resume {where}"
             )
         elif self.path is not None:
-            console.print(f"[bold red]{why}[/]: the game could NOT be saved to {self.path}")
+            console.print(f"[bold red]{why}[/]: the game could NOT be saved to {where}")
         else:
             console.print(f"[yellow]{why}[/]: not saved (play with --save FILE to keep games)")
 
@@ -137,7 +139,9 @@ def _save_command(line: str, session: Session) -> None:
         return
     if session.save(target, quiet=False) and session.path is None:
         session.path = target
-        console.print(f"[dim]the record is now saved to {target} after every action[/]")
+        console.print(
+            f"[dim]the record is now saved to {escape(str(target))} after every action[/]"
+        )
 
 
 def _confirmed(view: DefaultView, state: State, action: Any, seat: int) -> bool:
@@ -153,9 +157,8 @@ def _confirmed(view: DefaultView, state: State, action: Any, seat: int) -> bool:
             console.print(view.render(state, seat))
             return False
         console.print(
-            f"[yellow]{clip(answer)!r} is not an answer: Enter or y plays {text}, "
-            "undo or n takes it back[/]",
-            markup=True,
+            f"[yellow]{escape(repr(clip(answer)))} is not an answer: Enter or y plays "
+            f"{escape(text)}, undo or n takes it back[/]"
         )
 
 
@@ -278,7 +281,7 @@ def run_game(
         session.farewell("interrupted")
         raise typer.Exit(130) from None
     except BotFailed as exc:
-        err_console.print(f"[bold red]error:[/] {exc}")
+        err_console.print(f"[bold red]error:[/] {escape(str(exc))}")
         session.farewell("the bot failed")
         raise typer.Exit(1) from None
     console.print(view.render(match.state, None))
@@ -384,9 +387,13 @@ def register(app: typer.Typer) -> None:
             ready(g.name)
             keep = save or resume
             if record is not None:
-                console.print(f"[dim]resumed {resume} after {len(record.actions)} actions[/]")
+                console.print(
+                    f"[dim]resumed {escape(str(resume))} after {len(record.actions)} actions[/]"
+                )
             if keep is not None:
-                console.print(f"[dim]the record is saved to {keep} after every action[/]")
+                console.print(
+                    f"[dim]the record is saved to {escape(str(keep))} after every action[/]"
+                )
             run_game(
                 match,
                 confirm=interactive() if confirm is None else confirm,
