@@ -20,7 +20,7 @@ def _judge(
 ) -> tuple[int, str, str, float, str]:
     """Rank the play ``text`` made in ``before`` against the bot's best: (seat, play,
     best play, equity lost, mark), with the seat's totals updated."""
-    actions = before.legal_actions()
+    actions = [a for a, _ in before.play_results()]
     seat = before.current_player()
     played = actions.index(before.parse_action(text))
     ranked = bot.rank(before)
@@ -63,7 +63,7 @@ def register(app: typer.Typer) -> None:
         from rich.table import Table
 
         from dicehall.bots.backgammon import Bot
-        from dicehall.games.backgammon.rules import BackgammonState
+        from dicehall.games.backgammon.rules import BackgammonState, Play
 
         with friendly_errors():
             record = Record.load(file)
@@ -83,10 +83,12 @@ def register(app: typer.Typer) -> None:
             states = list(record.states())
             decisions = [
                 n
-                for n, before in enumerate(states[:-1], 1)
+                for n, (text, before) in enumerate(zip(record.actions, states, strict=False), 1)
+                # checker play only (not dice, cube or resignations), and not forced plays
                 if isinstance(before, BackgammonState)
-                and not before.is_chance_node()
-                and len(before.legal_actions()) > 1
+                and before.is_checker_play()
+                and isinstance(before.parse_action(text), Play)
+                and len(list(before.play_results())) > 1
             ]
             table = Table(box=None, title=f"{file.name}: equity lost per play ({level})")
             for name in ("#", "player", "dice", "played", "best", "loss", ""):

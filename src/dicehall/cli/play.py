@@ -181,7 +181,10 @@ def _human_turn(match: Match, view: DefaultView, confirm: bool, session: Session
         if not word:
             console.print("[dim]type your action, moves for the legal ones, or help[/]")
             continue
-        if word in ("q", "quit", "exit", "resign"):
+        # "resign" quits, unless the game takes resignations (cube and match play)
+        if word in ("q", "quit", "exit") or (
+            word == "resign" and "resign single" not in state.legal_texts()
+        ):
             raise Quit("game stopped")
         if word in ("?", "h", "help"):
             extra = view.help(state)
@@ -298,6 +301,17 @@ def run_game(
         session.save(quiet=False)
 
 
+def _cube_shortcuts(match_to: int | None, money: bool) -> dict[str, object]:
+    """The backgammon options ``--match N`` and ``--money`` stand for."""
+    if match_to is not None and money:
+        raise typer.BadParameter("choose --match N or --money, not both")
+    if match_to is not None:
+        return {"cube": True, "scoring": "standard", "match_length": match_to}
+    if money:
+        return {"cube": True, "scoring": "standard", "jacoby": True}
+    return {}
+
+
 def default_opponent(game: str) -> str:
     """``bot`` when the game has a bot package, else ``random``."""
     from dicehall.bots.registry import game_bot_module
@@ -334,6 +348,13 @@ def register(app: typer.Typer) -> None:
         players: Annotated[int | None, typer.Option(help="number of players (whitedie)")] = None,
         purse: Annotated[int | None, typer.Option(help="starting purse (coinrows)")] = None,
         scoring: Annotated[str | None, typer.Option(help="single or standard (backgammon)")] = None,
+        match_to: Annotated[
+            int | None,
+            typer.Option("--match", help="backgammon: a match to N points with the cube"),
+        ] = None,
+        money: Annotated[
+            bool, typer.Option("--money", help="backgammon: money play with the cube and Jacoby")
+        ] = False,
         confirm: Annotated[
             bool | None,
             typer.Option(help="ask to confirm each move (default: at a terminal only)"),
@@ -351,7 +372,15 @@ def register(app: typer.Typer) -> None:
             g = (
                 record.load_game()
                 if record
-                else build_game(game, option, players=players, purse=purse, scoring=scoring)
+                else build_game(
+                    game,
+                    option,
+                    players=players,
+                    purse=purse,
+                    **(
+                        _cube_shortcuts(match_to, money) | ({"scoring": scoring} if scoring else {})
+                    ),
+                )
             )
             if vs is None:
                 saved = record.meta.get("opponent") if record else None
