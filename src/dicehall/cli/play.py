@@ -16,7 +16,7 @@ from rich.panel import Panel
 from rich.table import Table
 
 from dicehall.cli.common import build_game, console, err_console, friendly_errors, interactive
-from dicehall.cli.views import DefaultView, get_view
+from dicehall.cli.views import TerminalView, get_view
 from dicehall.core.errors import IllegalActionError, RecordError
 from dicehall.core.game import State
 from dicehall.core.match import Agent, Match
@@ -26,6 +26,7 @@ GENERAL_HELP = """Commands:
   <action>       play it (see below)
   moves          list every legal action
   hint           the bot's view of the best actions (where the game has one)
+  hint --rollout the best plays rolled out (backgammon)
   board          show the board again
   undo           take back your action before confirming it (at a terminal)
   save [FILE]    save the record now (to FILE, or to the --save/--resume file)
@@ -144,7 +145,7 @@ def _save_command(line: str, session: Session) -> None:
         )
 
 
-def _confirmed(view: DefaultView, state: State, action: Any, seat: int) -> bool:
+def _confirmed(view: TerminalView, state: State, action: Any, seat: int) -> bool:
     """Show the board after ``action`` and ask until the answer is yes or no."""
     text = state.action_to_text(action)
     console.print(view.render(state.apply(action), seat))
@@ -162,7 +163,7 @@ def _confirmed(view: DefaultView, state: State, action: Any, seat: int) -> bool:
         )
 
 
-def _human_turn(match: Match, view: DefaultView, confirm: bool, session: Session) -> None:
+def _human_turn(match: Match, view: TerminalView, confirm: bool, session: Session) -> None:
     state = match.state
     seat = state.current_player()
     console.print(view.render(state, seat))
@@ -197,8 +198,8 @@ def _human_turn(match: Match, view: DefaultView, confirm: bool, session: Session
         if word in ("b", "board"):
             console.print(view.render(state, seat))
             continue
-        if word == "hint":
-            hint = view.hint(state)
+        if word in ("hint", "hint --rollout"):
+            hint = view.hint(state) if word == "hint" else view.rollout_hint(state)
             console.print(hint if hint is not None else "[yellow]no hints for this game yet[/]")
             continue
         if word == "save" or word.startswith(("save ", "save\t")):
@@ -234,7 +235,7 @@ def run_game(
     *,
     confirm: bool,
     save: Path | None,
-    view: DefaultView,
+    view: TerminalView,
     show_bots: bool = True,
     game: str | None = None,
 ) -> None:
@@ -313,10 +314,10 @@ def _cube_shortcuts(match_to: int | None, money: bool) -> dict[str, object]:
 
 
 def default_opponent(game: str) -> str:
-    """``bot`` when the game has a bot package, else ``random``."""
-    from dicehall.bots.registry import game_bot_module
+    """``bot`` when the game declares bots, else ``random``."""
+    from dicehall.bots.registry import game_bots
 
-    return "bot" if game_bot_module(game) is not None else "random"
+    return "bot" if game_bots(game) is not None else "random"
 
 
 def register(app: typer.Typer) -> None:

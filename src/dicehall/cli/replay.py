@@ -17,7 +17,7 @@ from typing import Annotated
 import typer
 
 from dicehall.cli.common import console, friendly_errors, interactive
-from dicehall.cli.views import DefaultView
+from dicehall.cli.views import TerminalView
 from dicehall.core.game import State
 from dicehall.core.record import Record
 
@@ -40,7 +40,7 @@ def view_title(game: str) -> str:
 class Replayer:
     """Shows one record's positions: ``at`` actions played, from ``seat``'s side."""
 
-    def __init__(self, record: Record, view: DefaultView, seat: int, boards: bool) -> None:
+    def __init__(self, record: Record, view: TerminalView, seat: int, boards: bool) -> None:
         self.record = record
         self.view = view
         self.seat = seat

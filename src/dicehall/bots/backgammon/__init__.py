@@ -25,6 +25,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from dicehall.bots.registry import BotFamily
+from dicehall.core.cache import BoundedCache
+
 if TYPE_CHECKING:
     from dicehall.bots.backgammon.network import Network
     from dicehall.games.backgammon.rules import BackgammonState, Play
@@ -46,6 +49,7 @@ class Settings:
     reply_keep: int = 2
     noise: float = 0.0
     budget: int = 0  # positions evaluated before 2-ply gives way to 1-ply (0: no cap)
+    readmit: int = 0  # filtered-out plays re-admitted per depth (``search.analyse``)
 
 
 #: every level ``Bot`` accepts: the public ``LEVELS`` plus names for benchmarks
@@ -59,6 +63,8 @@ SETTINGS: dict[str, Settings] = {
     "0ply": Settings(),
     "1ply": Settings(plies=1, keep1=8),
     "2ply": Settings(plies=2, keep1=8, keep2=4, reply_keep=3),
+    "hard-readmit": Settings(plies=1, readmit=3),
+    "expert-readmit": Settings(plies=2, keep2=3, reply_keep=1, budget=300_000, readmit=3),
 }
 
 
@@ -78,16 +84,18 @@ class PlayValue:
         return self.probs[0]
 
 
-_NETWORKS: dict[str, Network] = {}
+#: The shipped network, loaded on first use (one entry; ``NETWORKS.clear()`` reloads it).
+NETWORKS = BoundedCache[str, "Network"]("backgammon networks", 1)
 
 
 def default_network() -> Network:
     """The trained weights shipped with the package (loaded once)."""
     from dicehall.bots.backgammon.network import Network
 
-    if "default" not in _NETWORKS:
-        _NETWORKS["default"] = Network.load()
-    return _NETWORKS["default"]
+    network = NETWORKS.get("default")
+    if network is None:
+        network = NETWORKS.put("default", Network.load())
+    return network
 
 
 def load_network(path: str) -> Network:
@@ -101,16 +109,17 @@ def load_network(path: str) -> Network:
     from dicehall.bots.backgammon.network import Network
 
     key = str(Path(path).resolve())
-    if key not in _NETWORKS:
+    network = NETWORKS.get(key)
+    if network is None:
         try:
-            _NETWORKS[key] = Network.load(path)
+            network = NETWORKS.put(key, Network.load(path))
         except OSError as exc:
             raise ValueError(f"cannot read the net {path}: {exc.strerror or exc}") from None
         except (KeyError, ValueError, EOFError) as exc:
             raise ValueError(
                 f"{path} is not a backgammon net written by dicehall train ({exc})"
             ) from None
-    return _NETWORKS[key]
+    return network
 
 
 def is_single(state: BackgammonState) -> bool:
@@ -191,6 +200,7 @@ class Bot:
             s.margin2,
             s.reply_keep,
             s.budget,
+            s.readmit,
         )
 
     # -- the protocol ------------------------------------------------------------
@@ -257,7 +267,11 @@ class Bot:
         return f"Bot(level={self.level!r}, seed={self.seed})"
 
 
+#: What backgammon declares as its bots (``GameEntry.bots``).
+BOTS = BotFamily(LEVELS, DEFAULT_LEVEL, Bot)
+
 __all__ = [
+    "BOTS",
     "DEFAULT_LEVEL",
     "LEVELS",
     "SETTINGS",
