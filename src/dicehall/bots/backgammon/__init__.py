@@ -98,6 +98,30 @@ def default_network() -> Network:
     return network
 
 
+def load_network(path: str) -> Network:
+    """Weights written by ``dicehall train`` (a checkpoint, a snapshot or ``--export``),
+    for ``bot:net=PATH``; loaded once per file.
+
+    :raises ValueError: the file cannot be read or holds no backgammon net.
+    """
+    from pathlib import Path
+
+    from dicehall.bots.backgammon.network import Network
+
+    key = str(Path(path).resolve())
+    network = NETWORKS.get(key)
+    if network is None:
+        try:
+            network = NETWORKS.put(key, Network.load(path))
+        except OSError as exc:
+            raise ValueError(f"cannot read the net {path}: {exc.strerror or exc}") from None
+        except (KeyError, ValueError, EOFError) as exc:
+            raise ValueError(
+                f"{path} is not a backgammon net written by dicehall train ({exc})"
+            ) from None
+    return network
+
+
 def is_single(state: BackgammonState) -> bool:
     """Whether every win scores one point (then only winning chances count)."""
     return state.game.options.get("scoring", "single") == "single"
@@ -254,4 +278,5 @@ __all__ = [
     "Bot",
     "PlayValue",
     "default_network",
+    "load_network",
 ]
