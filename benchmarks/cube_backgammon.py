@@ -15,7 +15,9 @@ at 2-ply, cubeful, what the player on roll should do (double or not) and what th
 opponent should answer (take or pass). Prints the agreement of each decision and
 our cube error measured by gnubg's own equities, in millipoints per decision (the
 normalised equity gnubg prints, times 1000), over all positions and over the
-close ones (gnubg's no-double and double equities within 0.2 of each other).
+close ones (gnubg's no-double and double equities, or its take and pass equities,
+within 0.2 of each other). A decision agrees when it is gnubg's, or when gnubg's
+equities of the two choices are within ``TIE`` (0.001) of each other.
 
 ``matches`` plays 7-point matches (Crawford rule) of our bot, with its cube,
 against gnubg 0-ply with its cubeful 0-ply cube and play. Prints our share of
@@ -43,6 +45,8 @@ from typing import Any
 import numpy as np
 
 GNUBG = "/usr/games/gnubg"
+#: gnubg equities closer than this are a tie: either decision agrees with it
+TIE = 0.001
 
 # One request per line, one answer line "OK ...": the board as 25 + 25 counts (on-roll
 # side first, gnubg's point order: 1..24 then the bar), then the cube state.
@@ -270,9 +274,11 @@ def report_agreement(rows: list[dict[str, Any]], level: str, elapsed: float) -> 
         d_err = best - (min(dt, dp) if row["double"] else nd)
         t_err = (dt if row["take"] else dp) - min(dt, dp)
         close = abs(min(dt, dp) - nd) < 0.2 or abs(dt - dp) < 0.2
+        tie_d = abs(min(dt, dp) - nd) < TIE
+        tie_t = abs(dt - dp) < TIE
         return (
-            g_double == row["double"],
-            g_take == row["take"],
+            g_double == row["double"] or tie_d,
+            g_take == row["take"] or tie_t,
             max(0.0, d_err),
             max(0.0, t_err),
             close,
@@ -511,7 +517,7 @@ def _open_out(
         print(f"resuming: {len(done)} already done")
     else:
         path.write_text(json.dumps(header) + "\n")
-    return open(path, "a")  # noqa: SIM115
+    return open(path, "a")
 
 
 def _stopper() -> list[int]:

@@ -41,7 +41,7 @@ table, not learnt; raccoons are not offered; checker play ignores who owns the c
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -52,6 +52,9 @@ from dicehall.bots.backgammon.met import (
     default_table,
     value_at,
 )
+
+if TYPE_CHECKING:
+    from dicehall.bots.backgammon.network import Network
 
 Probs = tuple[float, float, float, float, float] | Any
 
@@ -426,7 +429,7 @@ __all__ = [
 # -- the net's side: chances before the roll, decisions, checker play -----------------
 
 
-def position_probs(board: Any, network: Any, plies: int = 1) -> Any:
+def position_probs(board: Any, network: Network, plies: int = 1) -> Any:
     """Cubeless chances of the player on roll in ``board`` (row 0 on roll, before his
     roll): the net sees the position as the opponent's just-played one (0-ply), or
     averages our best reply over our 21 rolls (1-ply), or searches one more ply (2)."""
@@ -448,7 +451,7 @@ def position_probs(board: Any, network: Any, plies: int = 1) -> Any:
     return out
 
 
-def decide(board: Any, info: CubeInfo, network: Any, plies: int = 1) -> CubeDecision:
+def decide(board: Any, info: CubeInfo, network: Network, plies: int = 1) -> CubeDecision:
     """The cube decision before the roll in ``board`` (row 0 on roll), by the net's
     chances searched ``plies`` deep; the same object answers the taker (its
     ``should_take`` / ``should_beaver``)."""
