@@ -36,8 +36,8 @@ def test_unknown_game_and_bad_options_say_what_is_allowed() -> None:
         load_game("chess")
     with pytest.raises(OptionError, match="one of single, standard"):
         load_game("backgammon", scoring="double")
-    with pytest.raises(OptionError, match="no option 'cube'.*scoring"):
-        load_game("backgammon", cube=True)
+    with pytest.raises(OptionError, match="no option 'doubling'.*scoring"):
+        load_game("backgammon", doubling=True)
 
 
 def test_option_parsing_and_validation() -> None:

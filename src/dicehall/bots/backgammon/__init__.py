@@ -95,6 +95,21 @@ def is_single(state: BackgammonState) -> bool:
     return state.game.options.get("scoring", "single") == "single"
 
 
+def default_decision(state: BackgammonState) -> Any:
+    """The simple, documented cube and resignation policy used until the cube bot
+    lands: never double (``roll``), always take (and never beaver or raccoon),
+    accept every resignation offered; a bot never resigns."""
+    from dicehall.games.backgammon.rules import CubeAction, ResignAnswer
+
+    if state.is_resign_decision():
+        return ResignAnswer(True)
+    legal = state.legal_actions()
+    for kind in ("roll", "take"):
+        if CubeAction(kind) in legal:
+            return CubeAction(kind)
+    raise ValueError(f"no default decision at {state!r}")
+
+
 class Bot:
     """A backgammon player of a given level, reproducible from ``seed``."""
 
@@ -156,12 +171,14 @@ class Bot:
         )
 
     # -- the protocol ------------------------------------------------------------
-    def act(self, state: BackgammonState) -> Play:
-        """The chosen play in ``state`` (a backgammon state with dice to play)."""
+    def act(self, state: BackgammonState) -> Any:
+        """The chosen action in ``state``: a play of the dice, or at a cube or
+        resignation decision the fallback of ``default_decision``."""
         from dicehall.games.backgammon.fast import to_array
 
-        assert state.dice is not None, "the bot plays dice, it does not roll them"
-        actions = state.legal_actions()
+        if not state.is_checker_play():
+            return default_decision(state)
+        actions = [a for a, _ in state.play_results()]
         if len(actions) == 1:
             return actions[0]  # type: ignore[return-value]
         i = self.choose(to_array(state.board), state.dice[0], state.dice[1], is_single(state))
@@ -175,7 +192,7 @@ class Bot:
         bot = self if plies is None else Bot(self._plies_level(plies), network=self._network)
         single = is_single(state)
         probs, eqs, depth = bot.evaluate(to_array(state.board), *state.dice, single)
-        actions = state.legal_actions()
+        actions = [a for a, _ in state.play_results()]
         order = sorted(range(len(actions)), key=lambda i: (-depth[i], -eqs[i]))
         return [
             PlayValue(

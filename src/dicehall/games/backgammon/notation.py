@@ -22,7 +22,11 @@ from dicehall.games.backgammon.rules import (
     BAR,
     CHECKERS,
     OFF,
+    RESIGN_DECISION,
     Board,
+    CubeAction,
+    Resign,
+    ResignAnswer,
     Roll,
     Step,
     move_step,
@@ -128,13 +132,101 @@ def _parse_segments(text: str) -> list[tuple[list[int], set[int], int]]:
     return segments
 
 
+#: what players type for each cube word (gnubg's commands included)
+_CUBE_SYNONYMS = {
+    "roll": ("roll", "r", "no double", "nodouble", "no", "nd"),
+    "double": ("double", "d", "redouble", "dbl"),
+    "take": ("take", "t", "accept", "ok"),
+    "pass": ("pass", "drop", "p", "reject", "decline", "refuse"),
+    "beaver": ("beaver", "b"),
+    "raccoon": ("raccoon", "racoon"),
+}
+_RESIGN_WORDS = {
+    "": 1,
+    "1": 1,
+    "s": 1,
+    "n": 1,
+    "single": 1,
+    "normal": 1,
+    "2": 2,
+    "g": 2,
+    "gammon": 2,
+    "3": 3,
+    "b": 3,
+    "bg": 3,
+    "backgammon": 3,
+}
+_ANSWER_WORDS = {
+    "accept": True,
+    "a": True,
+    "yes": True,
+    "y": True,
+    "ok": True,
+    "reject": False,
+    "decline": False,
+    "no": False,
+    "n": False,
+    "refuse": False,
+}
+
+
+def parse_resign(state: BackgammonState, raw: str, words: str) -> Resign:
+    """The resignation ``resign [single|gammon|backgammon]`` means; raises
+    ``IllegalActionError`` for an unknown level or an offer not allowed now."""
+    rest = words.removeprefix("resign").strip()
+    if rest not in _RESIGN_WORDS:
+        raise state.illegal(raw, "resign single, resign gammon or resign backgammon")
+    action = Resign(_RESIGN_WORDS[rest])
+    if action not in state.legal_actions():
+        state.apply(action)  # raises with the reason
+    return action
+
+
+def _parse_decision(state: BackgammonState, raw: str, words: str) -> Action:
+    """Parse at a cube or resignation decision."""
+    if words.startswith("resign"):
+        return parse_resign(state, raw, words)
+    legal = state.legal_actions()
+    if state.pending == RESIGN_DECISION:
+        if words in _ANSWER_WORDS:
+            return ResignAnswer(_ANSWER_WORDS[words])
+        raise state.illegal(raw, "answer the resignation: accept or reject")
+    for kind, names in _CUBE_SYNONYMS.items():
+        if words in names:
+            action = CubeAction(kind)
+            if action in legal:
+                return action
+    for kind, names in _CUBE_SYNONYMS.items():
+        if words in names and kind in ("double", "beaver", "raccoon"):
+            raise state.illegal(raw, state.why_no_cube(kind))
+    raise state.illegal(raw, state._expected())
+
+
 def parse_action(state: BackgammonState, text: str) -> Action:
-    """The legal action ``text`` means in ``state``; see the module doc for the forms."""
+    """The legal action ``text`` means in ``state``; see the module doc for the forms.
+
+    Besides plays and dice: ``roll``/``double`` before the roll, ``take``/``pass``/
+    ``beaver`` (``drop``, gnubg's ``accept``/``reject`` too) for a double,
+    ``take``/``raccoon`` after a beaver, ``resign [single|gammon|backgammon]`` and
+    ``accept``/``reject`` for resignations.
+
+    :raises IllegalActionError: for text that means no legal action here, with the
+        reason and the legal choices.
+    """
     raw = text
     text = text.strip().lower()
     player = state.current_player()
     if state.is_terminal():
         raise IllegalActionError(raw, "the game is over")
+    words = " ".join(text.split())
+    if state.pending:
+        return _parse_decision(state, raw, words)
+    if words.startswith("resign") and not state.is_chance_node():
+        return parse_resign(state, raw, words)
+    if not state.is_chance_node() and any(words in names for names in _CUBE_SYNONYMS.values()):
+        if words not in _PASS:
+            kind = next(k for k, names in _CUBE_SYNONYMS.items() if words in names)
+            raise state.illegal(raw, state.why_no_cube(kind) if kind == "double" else "play the dice")
     if state.is_chance_node():
         digits = re.findall(r"[1-6]", text)
         if len(digits) != 2 or re.search(r"[07-9]", text):

@@ -10,12 +10,12 @@ numbers, which keeps the code for both colours the same.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cached_property
 from typing import Any
 
-from dicehall.core.errors import IllegalActionError
+from dicehall.core.errors import IllegalActionError, OptionError
 from dicehall.core.game import CHANCE, TERMINAL, Game, State
 from dicehall.core.options import Option
 
@@ -60,7 +60,59 @@ class Play:
         return " ".join(f"{a}/{b}" for a, b in self.steps) or "pass"
 
 
-Action = Roll | Play
+#: the cube actions' canonical texts, in the order ``legal_actions`` lists them
+CUBE_KINDS = ("roll", "double", "take", "pass", "beaver", "raccoon")
+#: resignation levels: the points (before the cube) a resignation concedes
+RESIGN_LEVELS = {1: "single", 2: "gammon", 3: "backgammon"}
+
+
+@dataclass(frozen=True)
+class CubeAction:
+    """A cube decision: ``roll`` (no double) or ``double`` before the roll; ``take``,
+    ``pass`` or ``beaver`` in answer to a double; ``take`` or ``raccoon`` after a beaver."""
+
+    kind: str
+
+    def __post_init__(self) -> None:
+        if self.kind not in CUBE_KINDS:
+            raise ValueError(f"cube action {self.kind!r}: expected one of {', '.join(CUBE_KINDS)}")
+
+    def __str__(self) -> str:
+        return self.kind
+
+
+@dataclass(frozen=True)
+class Resign:
+    """An offer to resign: ``level`` 1 (single game), 2 (gammon) or 3 (backgammon)."""
+
+    level: int
+
+    def __post_init__(self) -> None:
+        if self.level not in RESIGN_LEVELS:
+            raise ValueError(f"resignation level {self.level!r}: expected 1, 2 or 3")
+
+    def __str__(self) -> str:
+        return f"resign {RESIGN_LEVELS[self.level]}"
+
+
+@dataclass(frozen=True)
+class ResignAnswer:
+    """The opponent's answer to a resignation offer: accept (the game ends) or reject."""
+
+    accept: bool
+
+    def __str__(self) -> str:
+        return "accept" if self.accept else "reject"
+
+
+Action = Roll | Play | CubeAction | Resign | ResignAnswer
+
+#: ``BackgammonState.pending``: what the next decision is about, besides the dice
+NO_PENDING = ""  # dice to roll (chance) or to play
+CUBE_DECISION = "double"  # the player on roll, before rolling: double or roll
+TAKE_DECISION = "take"  # his opponent answers a double: take, pass (or beaver)
+RACCOON_DECISION = "raccoon"  # the doubler answers a beaver: take (play on) or raccoon
+RESIGN_DECISION = "resign"  # the opponent answers a resignation: accept or reject
 
 
 def pip_count(side: Side) -> int:
@@ -172,6 +224,27 @@ OPTIONS = (
         "single: every win scores 1 (the seed); standard: gammon 2, backgammon 3",
         choices=("single", "standard"),
     ),
+    Option("cube", bool, False, "the doubling cube (double before the roll; take or pass)"),
+    Option(
+        "match_length",
+        int,
+        0,
+        "0: money play (one game or a session of games); N: a match to N points",
+        minimum=0,
+        maximum=99,
+    ),
+    Option("games", int, 1, "money play: games in the session", minimum=1, maximum=1000),
+    Option("crawford", bool, True, "match play: no doubling in the game after a player first reaches N-1"),
+    Option("jacoby", bool, False, "money play: gammons count only once the cube has been turned"),
+    Option("beavers", bool, False, "money play: a doubled player may beaver (redouble, keep the cube)"),
+    Option("raccoons", bool, False, "money play with beavers: the doubler may answer a beaver with a raccoon"),
+    Option(
+        "max_cube",
+        int,
+        64,
+        "the highest value the cube may reach",
+        choices=tuple(2**k for k in range(1, 13)),
+    ),
 )
 
 
@@ -184,6 +257,34 @@ class Backgammon(Game):
     max_players = 2
     option_specs = OPTIONS
 
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        o = self.options
+        money = o["match_length"] == 0
+        for name in ("jacoby", "beavers", "raccoons"):
+            if o[name] and not (o["cube"] and money):
+                raise OptionError(
+                    f"option {name}=true needs money play with the cube "
+                    "(cube=true, match_length=0)"
+                )
+        if o["raccoons"] and not o["beavers"]:
+            raise OptionError("option raccoons=true needs beavers=true")
+        if o["games"] != 1 and not money:
+            raise OptionError(
+                "option games counts the games of a money session; "
+                "a match (match_length > 0) lasts until a player reaches its length"
+            )
+
+    @property
+    def match_length(self) -> int:
+        """0 for money play, N for a match to N points."""
+        return int(self.options["match_length"])
+
+    @property
+    def extended(self) -> bool:
+        """Cube or match play: resignations are offered and a match spans games."""
+        return bool(self.options["cube"]) or self.match_length > 0
+
     def new_initial_state(self) -> BackgammonState:
         return BackgammonState(self, (START_SIDE, START_SIDE), turn=0, dice=None, opening=True)
 
@@ -193,10 +294,19 @@ class Backgammon(Game):
         *,
         turn: int = 0,
         dice: tuple[int, int] | None = None,
+        cube_value: int = 1,
+        cube_owner: int | None = None,
+        match_score: tuple[int, int] = (0, 0),
+        crawford: bool = False,
+        post_crawford: bool = False,
+        pending: str | None = None,
     ) -> BackgammonState:
         """A position for analysis or tests: ``board[p]`` in player p's own numbering.
 
-        With ``dice`` the player ``turn`` is to move them; without, he is to roll.
+        With ``dice`` the player ``turn`` is to move them; without, he is to roll (at a
+        cube decision first when he may double, unless ``pending`` says otherwise:
+        ``"take"`` sets up his opponent's answer to his double of ``cube_value``).
+        Raises ``ValueError`` for an impossible position, cube or score.
         """
         sides = (tuple(board[0]), tuple(board[1]))
         for p, side in enumerate(sides):
@@ -212,15 +322,56 @@ class Backgammon(Game):
             dice = (max(dice), min(dice))
             if not all(1 <= d <= 6 for d in dice):
                 raise ValueError("dice must be 1..6")
-        state = BackgammonState(self, (sides[turn], sides[1 - turn]), turn=turn, dice=dice)
+        if turn not in (0, 1):
+            raise ValueError("turn must be seat 0 or 1")
+        if cube_value not in {2**k for k in range(16)} or cube_value > self.options["max_cube"]:
+            raise ValueError(f"cube value must be a power of 2 up to max_cube={self.options['max_cube']}")
+        if cube_owner not in (None, 0, 1):
+            raise ValueError("cube_owner must be None (centred), 0 or 1")
+        if (cube_value > 1 or cube_owner is not None) and not self.options["cube"]:
+            raise ValueError("this game has no cube (option cube=false)")
+        n = self.match_length
+        if any(p < 0 for p in match_score) or (n and max(match_score) >= n):
+            raise ValueError(f"match score {match_score} is not a score of a match to {n}")
+        if (crawford or post_crawford) and not n:
+            raise ValueError("Crawford and post-Crawford belong to match play")
+        state = BackgammonState(
+            self,
+            (sides[turn], sides[1 - turn]),
+            turn=turn,
+            dice=dice,
+            cube_value=cube_value,
+            cube_owner=cube_owner,
+            match_score=(int(match_score[0]), int(match_score[1])),
+            crawford=crawford,
+            post_crawford=post_crawford,
+        )
         if state.board[0][OFF] == CHECKERS or state.board[1][OFF] == CHECKERS:
             raise ValueError("the game in that position is already over")
-        return state
+        if pending is None:
+            pending = CUBE_DECISION if dice is None and state.may_double() else NO_PENDING
+        if pending == TAKE_DECISION:
+            if dice is not None or not state.may_double():
+                raise ValueError("a double can be offered only before the roll by a player who may double")
+        elif pending == CUBE_DECISION:
+            if dice is not None or not state.may_double():
+                raise ValueError("a cube decision needs a player to roll who may double")
+        elif pending != NO_PENDING:
+            raise ValueError(f"pending {pending!r}: expected None, 'double', 'take' or ''")
+        return state._next(pending=pending)
 
 
 @dataclass(frozen=True, eq=False)
 class BackgammonState(State[Action]):
-    """A backgammon position. ``board[0]`` is the side of the player ``turn`` (on roll)."""
+    """A backgammon position. ``board[0]`` is the side of the player ``turn`` (on roll).
+
+    With the cube or in a match the state also holds the cube (``cube_value``,
+    ``cube_owner``: a seat or None when centred), the score of the games finished
+    so far (``match_score``, ``history``), whether this game is the Crawford game or
+    after it, and ``pending``: the cube or resignation question being answered.
+    A match (or money session) is one state sequence: when a game ends and the
+    match goes on, the next state is the next game's opening roll.
+    """
 
     game: Backgammon
     board: Board
@@ -229,12 +380,100 @@ class BackgammonState(State[Action]):
     opening: bool = False
     winner: int | None = None
     points: int = 0
+    cube_value: int = 1
+    cube_owner: int | None = None
+    match_score: tuple[int, int] = (0, 0)
+    crawford: bool = False
+    post_crawford: bool = False
+    pending: str = NO_PENDING
+    resign_level: int = 0  # the level offered while pending is RESIGN_DECISION
+    resign_refused: int = 0  # the highest level refused this turn (offers must go higher)
+    history: tuple[tuple[int, int], ...] = ()  # (winner, points) of each finished game
     _cache: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    def _next(self, **changes: Any) -> BackgammonState:
+        """This state with ``changes``, sharing nothing cached."""
+        return replace(self, _cache={}, **changes)
+
+    # -- match and cube facts (the API the cube bot codes against) ----------
+    @property
+    def match_length(self) -> int:
+        """0 for money play, N for a match to N points."""
+        return self.game.match_length
+
+    @property
+    def jacoby(self) -> bool:
+        """Money play under the Jacoby rule (gammons count once the cube is turned)."""
+        return bool(self.game.options["jacoby"])
+
+    @property
+    def beavers(self) -> bool:
+        """Money play where a doubled player may beaver."""
+        return bool(self.game.options["beavers"])
+
+    @property
+    def max_cube(self) -> int:
+        """The highest value the cube may reach."""
+        return int(self.game.options["max_cube"])
+
+    @property
+    def game_number(self) -> int:
+        """Which game of the match or session this is (1 for the first)."""
+        return len(self.history) + (0 if self.winner is not None else 1)
+
+    def is_cube_decision(self) -> bool:
+        """True when the legal actions are cube actions: double or roll before the roll,
+        take/pass/beaver in answer to a double, take/raccoon after a beaver."""
+        return self.pending in (CUBE_DECISION, TAKE_DECISION, RACCOON_DECISION)
+
+    def is_resign_decision(self) -> bool:
+        """True when the opponent of the player on turn answers a resignation offer."""
+        return self.pending == RESIGN_DECISION
+
+    def is_checker_play(self) -> bool:
+        """True when the player on turn has dice to play."""
+        return self.pending == NO_PENDING and self.dice is not None and self.winner is None
+
+    def may_double(self, player: int | None = None) -> bool:
+        """Whether ``player`` (default: the player on turn) may double before his roll:
+        cube play on, not the Crawford game, the cube centred or his, and the doubled
+        value within ``max_cube``."""
+        p = self.turn if player is None else player
+        return (
+            bool(self.game.options["cube"])
+            and self.winner is None
+            and not self.crawford
+            and self.cube_owner in (None, p)
+            and self.cube_value * 2 <= self.max_cube
+        )
+
+    def may_beaver(self) -> bool:
+        """Whether the doubled player (at a take decision) may beaver."""
+        return (
+            self.pending == TAKE_DECISION
+            and self.beavers
+            and self.match_length == 0
+            and self.cube_value * 4 <= self.max_cube
+        )
+
+    def game_points(self, level: int) -> int:
+        """Points a win of ``level`` (1 single, 2 gammon, 3 backgammon) scores now: the
+        level as the scoring counts it (Jacoby: 1 while the cube is centred at 1) times
+        the cube."""
+        if self.game.options["scoring"] == "single":
+            level = 1
+        elif self.jacoby and self.cube_value == 1:
+            level = 1
+        return level * self.cube_value
 
     # -- protocol -------------------------------------------------------
     def current_player(self) -> int:
         if self.winner is not None:
             return TERMINAL
+        if self.pending in (TAKE_DECISION, RESIGN_DECISION):
+            return 1 - self.turn
+        if self.pending:
+            return self.turn
         if self.dice is None:
             return CHANCE
         return self.turn
@@ -262,13 +501,30 @@ class BackgammonState(State[Action]):
         assert self.dice is not None
         return generate_plays(self.board, self.dice)
 
+    def _resign_offers(self) -> list[Action]:
+        if not self.game.extended:
+            return []
+        top = 1 if self.game.options["scoring"] == "single" else 3
+        return [Resign(level) for level in range(self.resign_refused + 1, top + 1)]
+
     def legal_actions(self) -> list[Action]:
         player = self.current_player()
         if player == TERMINAL:
             return []
         if player == CHANCE:
             return [a for a, _ in self.chance_outcomes()]
-        return [Play(steps) for steps in self._plays.values()]
+        pending = self.pending
+        if pending == CUBE_DECISION:
+            return [CubeAction("roll"), CubeAction("double"), *self._resign_offers()]
+        if pending == TAKE_DECISION:
+            beaver = [CubeAction("beaver")] if self.may_beaver() else []
+            return [CubeAction("take"), CubeAction("pass"), *beaver]
+        if pending == RACCOON_DECISION:
+            return [CubeAction("take"), CubeAction("raccoon")]
+        if pending == RESIGN_DECISION:
+            return [ResignAnswer(True), ResignAnswer(False)]
+        plays: list[Action] = [Play(steps) for steps in self._plays.values()]
+        return plays + self._resign_offers()
 
     def apply(self, action: Action) -> BackgammonState:
         player = self.current_player()
@@ -278,8 +534,14 @@ class BackgammonState(State[Action]):
             if not isinstance(action, Roll) or action not in dict(self.chance_outcomes()):
                 raise self.illegal(str(action), "the dice must be rolled now")
             return self._after_roll(action)
+        if self.pending:
+            return self._after_decision(action)
+        if isinstance(action, Resign):
+            return self._after_resign(action)
         if not isinstance(action, Play):
-            raise self.illegal(str(action), "a play of the dice is expected, not a roll")
+            if isinstance(action, CubeAction) and action.kind in ("double", "beaver", "raccoon"):
+                raise self.illegal(str(action), self.why_no_cube(action.kind))
+            raise self.illegal(str(action), self._expected())
         after = self.board_after(action.steps)
         if after is None or after not in self._plays:
             raise self.illegal(self._safe_text(action), "not a legal play of these dice")
@@ -288,12 +550,96 @@ class BackgammonState(State[Action]):
     def returns(self) -> list[float]:
         if self.winner is None:
             return [0.0, 0.0]
-        out = [0.0, 0.0]
-        out[self.winner] = float(self.points)
-        out[1 - self.winner] = -float(self.points)
-        return out
+        if self.match_length:
+            out = [-1.0, -1.0]
+            out[self.winner] = 1.0
+            return out
+        net = float(self.match_score[0] - self.match_score[1])
+        return [net, -net]
 
     # -- transitions ----------------------------------------------------
+    def _expected(self) -> str:
+        """What kind of action the current decision wants, in words."""
+        return {
+            CUBE_DECISION: "before the roll, double or roll (or resign)",
+            TAKE_DECISION: "answer the double: take or pass"
+            + (" (or beaver)" if self.may_beaver() else ""),
+            RACCOON_DECISION: "answer the beaver: take (play on) or raccoon",
+            RESIGN_DECISION: "answer the resignation: accept or reject",
+        }.get(self.pending, "a play of the dice is expected")
+
+    def _after_decision(self, action: Action) -> BackgammonState:
+        if action not in self.legal_actions():
+            text = str(action)
+            if isinstance(action, CubeAction) and action.kind in ("double", "beaver", "raccoon"):
+                raise self.illegal(text, self.why_no_cube(action.kind))
+            if isinstance(action, Resign) and self.pending == CUBE_DECISION:
+                raise self.illegal(text, f"after a refused offer, offer more than a {RESIGN_LEVELS[self.resign_refused]}")
+            raise self.illegal(text, self._expected())
+        pending, v = self.pending, self.cube_value
+        if isinstance(action, Resign):
+            return self._after_resign(action)
+        if isinstance(action, ResignAnswer):
+            if action.accept:
+                return self._end_game(1 - self.turn, self.game_points(self.resign_level))
+            back = CUBE_DECISION if self.dice is None else NO_PENDING
+            return self._next(pending=back, resign_level=0, resign_refused=self.resign_level)
+        assert isinstance(action, CubeAction)
+        kind = action.kind
+        if pending == CUBE_DECISION:
+            return self._next(pending=TAKE_DECISION if kind == "double" else NO_PENDING)
+        if pending == TAKE_DECISION:
+            if kind == "pass":
+                return self._end_game(self.turn, v)
+            if kind == "take":
+                return self._next(pending=NO_PENDING, cube_value=2 * v, cube_owner=1 - self.turn)
+            raccoon = bool(self.game.options["raccoons"]) and 8 * v <= self.max_cube
+            return self._next(
+                pending=RACCOON_DECISION if raccoon else NO_PENDING,
+                cube_value=4 * v,
+                cube_owner=1 - self.turn,
+            )
+        # the doubler answers a beaver
+        if kind == "raccoon":
+            return self._next(pending=NO_PENDING, cube_value=2 * v, cube_owner=self.turn)
+        return self._next(pending=NO_PENDING)
+
+    def why_no_cube(self, kind: str = "double") -> str:
+        """Why ``kind`` (double, beaver, raccoon) is not legal now, in words."""
+        o = self.game.options
+        if kind == "double":
+            if self.pending != CUBE_DECISION and self.is_checker_play():
+                return "a double is offered before the roll, not after it"
+            if not o["cube"]:
+                return "this game is played without the cube (option cube=false)"
+            if self.crawford:
+                return "no doubling in the Crawford game"
+            if self.cube_owner is not None and self.cube_owner != self.turn:
+                return f"the cube belongs to seat {self.cube_owner + 1}; only its owner may redouble"
+            if self.cube_value * 2 > self.max_cube:
+                return f"the cube is at {self.cube_value}; it may not pass max_cube={self.max_cube}"
+            return "a double is offered before the roll by the player on roll"
+        if kind == "beaver":
+            if not o["beavers"]:
+                return "beavers are off in this game (option beavers=false)"
+            if self.pending != TAKE_DECISION:
+                return "a beaver answers a double"
+            return f"a beaver would take the cube past max_cube={self.max_cube}"
+        if not o["raccoons"]:
+            return "raccoons are off in this game (option raccoons=false)"
+        return "a raccoon answers a beaver"
+
+    def _after_resign(self, action: Resign) -> BackgammonState:
+        if action not in self._resign_offers():
+            if not self.game.extended:
+                reason = "resignations belong to cube or match play (options cube, match_length)"
+            elif action.level <= self.resign_refused:
+                reason = f"after a refused offer, offer more than a {RESIGN_LEVELS[self.resign_refused]}"
+            else:
+                reason = "with single scoring only a single game can be resigned"
+            raise self.illegal(str(action), reason)
+        return self._next(pending=RESIGN_DECISION, resign_level=action.level)
+
     def _after_roll(self, roll: Roll) -> BackgammonState:
         if self.opening:
             if roll.is_double:
@@ -301,24 +647,58 @@ class BackgammonState(State[Action]):
             turn = 0 if roll.first > roll.second else 1
             board = self.board if turn == self.turn else (self.board[1], self.board[0])
             dice = (max(roll.first, roll.second), min(roll.first, roll.second))
-            return BackgammonState(self.game, board, turn=turn, dice=dice)
-        return BackgammonState(
-            self.game, self.board, turn=self.turn, dice=(roll.first, roll.second)
-        )
+            return self._next(board=board, turn=turn, dice=dice, opening=False)
+        return self._next(dice=(roll.first, roll.second))
 
     def _after_play(self, after: Board) -> BackgammonState:
         mine, theirs = after
         if mine[OFF] == CHECKERS:
-            points = 1
-            if self.game.options["scoring"] == "standard" and theirs[OFF] == 0:
-                points = 2
+            level = 1
+            if theirs[OFF] == 0:
+                level = 2
                 # a checker on the bar or in the winner's home board: backgammon
                 if theirs[BAR] or any(theirs[i] for i in range(19, 25)):
-                    points = 3
-            return BackgammonState(
-                self.game, after, turn=self.turn, dice=None, winner=self.turn, points=points
+                    level = 3
+            return self._next(board=after)._end_game(self.turn, self.game_points(level))
+        following = self._next(
+            board=(theirs, mine), turn=1 - self.turn, dice=None, resign_refused=0
+        )
+        if following.may_double():
+            return following._next(pending=CUBE_DECISION)
+        return following
+
+    def _end_game(self, winner: int, points: int) -> BackgammonState:
+        """The state after a game won by ``winner`` for ``points``: the end of the match
+        or session, or the opening roll of the next game."""
+        score = list(self.match_score)
+        score[winner] += points
+        history = (*self.history, (winner, points))
+        n = self.match_length
+        over = score[winner] >= n if n else len(history) >= int(self.game.options["games"])
+        if over:
+            return self._next(
+                dice=None,
+                winner=winner,
+                points=points,
+                match_score=(score[0], score[1]),
+                history=history,
+                pending=NO_PENDING,
+                resign_level=0,
             )
-        return BackgammonState(self.game, (theirs, mine), turn=1 - self.turn, dice=None)
+        crawford, post = False, self.post_crawford or self.crawford
+        if n and self.game.options["crawford"] and not post and n - 1 in score:
+            crawford = True
+        return BackgammonState(
+            self.game,
+            (START_SIDE, START_SIDE),
+            turn=0,
+            dice=None,
+            opening=True,
+            match_score=(score[0], score[1]),
+            crawford=crawford,
+            post_crawford=post,
+            history=history,
+        )
 
     def board_after(self, steps: Sequence[Step]) -> Board | None:
         """The board after ``steps`` (mover's side first), or None if they cannot be
@@ -357,7 +737,7 @@ class BackgammonState(State[Action]):
 
     def play_results(self) -> Iterator[tuple[Play, Board]]:
         """Each legal play with the board it leads to (mover's side first)."""
-        if self.current_player() in (CHANCE, TERMINAL):
+        if not self.is_checker_play():
             return
         for board, steps in self._plays.items():
             yield Play(steps), board
@@ -366,9 +746,9 @@ class BackgammonState(State[Action]):
     def action_to_text(self, action: Action) -> str:
         from dicehall.games.backgammon.notation import format_play
 
-        if isinstance(action, Roll):
-            return str(action)
-        return format_play(self.board, action.steps)
+        if isinstance(action, Play):
+            return format_play(self.board, action.steps)
+        return str(action)
 
     def _safe_text(self, action: Play) -> str:
         try:
@@ -406,11 +786,42 @@ class BackgammonState(State[Action]):
             and self.opening == other.opening
             and self.winner == other.winner
             and self.points == other.points
+            and self.cube_value == other.cube_value
+            and self.cube_owner == other.cube_owner
+            and self.match_score == other.match_score
+            and self.crawford == other.crawford
+            and self.post_crawford == other.post_crawford
+            and self.pending == other.pending
+            and self.resign_level == other.resign_level
+            and self.resign_refused == other.resign_refused
+            and self.history == other.history
         )
 
     def __hash__(self) -> int:
-        return hash((self.board, self.turn, self.dice, self.opening, self.winner))
+        return hash(
+            (
+                self.board,
+                self.turn,
+                self.dice,
+                self.opening,
+                self.winner,
+                self.cube_value,
+                self.cube_owner,
+                self.match_score,
+                self.pending,
+            )
+        )
+
+    def match_id(self) -> str:
+        """The GNU Backgammon Match ID of this state (cube, score, dice, pending offers)."""
+        from dicehall.games.backgammon.matchid import encode_match_id
+
+        return encode_match_id(self)
 
     def __repr__(self) -> str:
         dice = "" if self.dice is None else f", dice={self.dice}"
-        return f"<BackgammonState {self.position_id()} turn={self.turn}{dice}>"
+        extra = ""
+        if self.game.extended:
+            extra = f" cube={self.cube_value}@{self.cube_owner} score={self.match_score}"
+            extra += f" pending={self.pending!r}" if self.pending else ""
+        return f"<BackgammonState {self.position_id()} turn={self.turn}{dice}{extra}>"
