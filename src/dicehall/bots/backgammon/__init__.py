@@ -172,17 +172,24 @@ class Bot:
 
     # -- the protocol ------------------------------------------------------------
     def act(self, state: BackgammonState) -> Any:
-        """The chosen action in ``state``: a play of the dice, or at a cube or
-        resignation decision the fallback of ``default_decision``."""
+        """The chosen action in ``state``: a play of the dice (valued by the score in
+        cube and match games), or a cube or resignation answer (``cube.bot_decision``)."""
         from dicehall.games.backgammon.fast import to_array
 
         if not state.is_checker_play():
-            return default_decision(state)
+            from dicehall.bots.backgammon.cube import bot_decision
+
+            return bot_decision(self, state)
         actions = [a for a, _ in state.play_results()]
         if len(actions) == 1:
-            return actions[0]  # type: ignore[return-value]
+            return actions[0]
+        assert state.dice is not None
+        if state.game.extended:  # gammons valued by the score and the cube
+            from dicehall.bots.backgammon.cube import bot_play
+
+            return actions[bot_play(self, state)]
         i = self.choose(to_array(state.board), state.dice[0], state.dice[1], is_single(state))
-        return actions[i]  # type: ignore[return-value]
+        return actions[i]
 
     def rank(self, state: BackgammonState, plies: int | None = None) -> list[PlayValue]:
         """Every legal play of ``state`` valued by the net, best first (for hints)."""

@@ -82,6 +82,7 @@ class CubeInfo:
     jacoby: bool = False
     beavers: bool = False
     max_cube: int = 64
+    gammons: bool = True  # False: the game's scoring counts every win as one point
 
     def __post_init__(self) -> None:
         if self.value < 1 or self.value & (self.value - 1):
@@ -142,6 +143,7 @@ class CubeInfo:
             jacoby=bool(getattr(state, "jacoby", False)),
             beavers=bool(getattr(state, "beavers", False)),
             max_cube=int(options.get("max_cube", 64)),
+            gammons=options.get("scoring", "standard") != "single",
         )
 
 
@@ -330,6 +332,13 @@ class CubeDecision:
         return max(0.0, chosen - best)
 
 
+def _counted(probs: Probs, info: CubeInfo) -> Probs:
+    """``probs`` with gammons and backgammons dropped when the scoring ignores them."""
+    if info.gammons:
+        return probs
+    return (float(probs[0]), 0.0, 0.0, 0.0, 0.0)
+
+
 def cube_decision(
     probs: Probs,
     info: CubeInfo,
@@ -337,6 +346,7 @@ def cube_decision(
     met: MatchEquityTable | None = None,
 ) -> CubeDecision:
     """The cube decision of the player on roll with cubeless chances ``probs``."""
+    probs = _counted(probs, info)
     may = info.may_double()
     if info.money:
         own = info.relative_owner
@@ -380,6 +390,7 @@ def play_value(probs: Probs, info: CubeInfo, met: MatchEquityTable | None = None
     centred cube). Match: cubeless match winning chance at the current cube value,
     so each kind of win and loss counts what it does to the match score.
     """
+    probs = _counted(probs, info)
     p = float(probs[0])
     if info.money:
         if info.jacoby and info.owner is None:
@@ -394,6 +405,8 @@ def gammon_values(info: CubeInfo, met: MatchEquityTable | None = None) -> tuple[
     """How much a gammon win and a gammon loss are worth beyond a single game, each
     relative to a single game's swing (money without Jacoby: 0.5 and 0.5); what
     makes a score gammon-go (the first large) or gammon-save (the second large)."""
+    if not info.gammons:
+        return 0.0, 0.0
     if info.money:
         return (0.0, 0.0) if info.jacoby and info.owner is None else (0.5, 0.5)
     table = met or default_table()
@@ -408,22 +421,6 @@ def gammon_values(info: CubeInfo, met: MatchEquityTable | None = None) -> tuple[
     if swing < _EPS:
         return 0.0, 0.0
     return (m(a - 2 * v, b) - m(a - v, b)) / swing, (m(a, b - v) - m(a, b - 2 * v)) / swing
-
-
-__all__ = [
-    "CONTACT_EFFICIENCY",
-    "CubeDecision",
-    "CubeInfo",
-    "choose_play",
-    "cube_decision",
-    "cube_efficiency",
-    "decide",
-    "gammon_values",
-    "match_equity",
-    "money_equity",
-    "play_value",
-    "position_probs",
-]
 
 
 # -- the net's side: chances before the roll, decisions, checker play -----------------
@@ -478,3 +475,105 @@ def choose_play(bot: Any, board: Any, d1: int, d2: int, info: CubeInfo) -> int:
         return int(deepest[np.argmax(eqs[deepest])])
     values = [play_value(probs[i], info) for i in deepest]
     return int(deepest[int(np.argmax(values))])
+
+
+def _plies(bot: Any) -> int:
+    """How deep a level searches its cube decisions (pubeval's level uses the net)."""
+    return min(2, int(bot.settings.plies))
+
+
+def bot_decision(bot: Any, state: Any) -> Any:
+    """The bot's action at a cube or resignation decision of a backgammon ``state``:
+    double or roll, take, pass or beaver, take or raccoon, accept or reject a
+    resignation. The bot itself never offers to resign."""
+    from dicehall.games.backgammon.fast import to_array
+    from dicehall.games.backgammon.rules import (
+        CUBE_DECISION,
+        RACCOON_DECISION,
+        TAKE_DECISION,
+        CubeAction,
+        ResignAnswer,
+    )
+
+    legal = state.legal_actions()
+    board = to_array(state.board)  # row 0: the player on roll (the doubler)
+    info = CubeInfo.from_state(state, player=state.turn)
+    if state.is_resign_decision():
+        return ResignAnswer(accept_resignation(bot, state))
+    if state.pending == CUBE_DECISION:
+        d = decide(board, info, bot.network, _plies(bot))
+        wants = CubeAction("double") if d.should_double else CubeAction("roll")
+        return wants if wants in legal else CubeAction("roll")
+    if state.pending == TAKE_DECISION:
+        # the doubler's view of the cube before his double
+        d = decide(board, info, bot.network, _plies(bot))
+        if d.should_beaver and CubeAction("beaver") in legal:
+            return CubeAction("beaver")
+        return CubeAction("take") if d.should_take else CubeAction("pass")
+    if state.pending == RACCOON_DECISION:
+        # we doubled and were beavered: the cube is the beaverer's; raccoon if owning
+        # twice that cube is worth more to us than playing on at it
+        probs = _counted(position_probs(board, bot.network, _plies(bot)), info)
+        x = cube_efficiency(board)
+        keep = money_equity(probs, "them", x)
+        raccoon = 2.0 * money_equity(probs, "us", x)
+        return CubeAction("raccoon") if raccoon > keep else CubeAction("take")
+    raise ValueError(f"no cube or resignation decision in {state!r}")
+
+
+def accept_resignation(bot: Any, state: Any) -> bool:
+    """Whether the bot accepts the resignation offered in ``state``: when the points
+    conceded are worth at least what it expects from playing on (cubeless, by the
+    score's values of each result)."""
+    from dicehall.games.backgammon.fast import to_array
+
+    resigner = state.turn
+    info = CubeInfo.from_state(state, player=resigner)
+    board = to_array(state.board)
+    if state.dice is not None:  # he offers instead of playing his roll: his best play
+        probs_all, eqs, depth = bot.evaluate(board, state.dice[0], state.dice[1], False)
+        deepest = np.flatnonzero(depth == depth.max())
+        probs = probs_all[int(deepest[np.argmax(eqs[deepest])])]
+    else:
+        probs = position_probs(board, bot.network, _plies(bot))
+    probs = _counted(probs, info)
+    points = int(state.game_points(state.resign_level))
+    if info.money:
+        level_points = points / info.value
+        single = info.jacoby and info.owner is None
+        # the resigner's cubeless points per cube if play goes on
+        play_on = 2 * probs[0] - 1 if single else 2 * probs[0] - 1 + probs[1] - probs[3]
+        play_on += 0.0 if single else probs[2] - probs[4]
+        return bool(-level_points <= play_on + 1e-9)
+    table = default_table()
+    a, b = info.away
+    post = info.crawford or info.post_crawford
+    accepted = table.equity(a, b - points, post_crawford=post)  # the resigner's MWC
+    return bool(accepted <= play_value(probs, info) + 1e-9)
+
+
+def bot_play(bot: Any, state: Any) -> int:
+    """Index in ``state.play_results()`` of the bot's play in a cube or match game."""
+    from dicehall.games.backgammon.fast import to_array
+
+    info = CubeInfo.from_state(state, player=state.turn)
+    return choose_play(bot, to_array(state.board), state.dice[0], state.dice[1], info)
+
+
+__all__ = [
+    "CONTACT_EFFICIENCY",
+    "CubeDecision",
+    "CubeInfo",
+    "accept_resignation",
+    "bot_decision",
+    "bot_play",
+    "choose_play",
+    "cube_decision",
+    "cube_efficiency",
+    "decide",
+    "gammon_values",
+    "match_equity",
+    "money_equity",
+    "play_value",
+    "position_probs",
+]
