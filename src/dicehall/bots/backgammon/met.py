@@ -5,7 +5,7 @@ A match equity table gives the chance of winning a match from each score, writte
 Published tables (Kazaross-XG2, the one GNU Backgammon uses by default) come from
 rollouts; ours is computed, in a few milliseconds, by the method below, and the
 tests check it against Kazaross-XG2 wherever gnubg is installed: every
-pre-Crawford score to 25-away within 0.0045 (0.0013 on average), post-Crawford
+pre-Crawford score to 25-away within 0.0045 (0.0017 on average), post-Crawford
 within 0.012 (the model gives the leader's free drop no value, so at an even
 number away the trailer's chance comes out about 0.01 high).
 
