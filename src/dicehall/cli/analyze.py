@@ -15,6 +15,10 @@ ERROR = 0.04
 BLUNDER = 0.08
 
 
+def _name(record: Record, seat: int) -> str:
+    return record.players[seat] if seat < len(record.players) else f"seat {seat}"
+
+
 def register(app: typer.Typer) -> None:
     """Add ``analyze`` to the command line."""
 
@@ -28,10 +32,12 @@ def register(app: typer.Typer) -> None:
             bool, typer.Option("--all", help="list every decision, not only the marked ones")
         ] = False,
     ) -> None:
-        """Equity lost by each play against the bot's choice; errors and blunders marked."""
+        """Equity lost by each play and cube action against the bot's choice; errors
+        and blunders marked; per player the error rates of checker and cube play."""
         from rich.table import Table
 
         from dicehall.bots.backgammon import Bot
+        from dicehall.bots.backgammon.cube import judge_cube
         from dicehall.games.backgammon.rules import BackgammonState
 
         with friendly_errors():
@@ -49,14 +55,36 @@ def register(app: typer.Typer) -> None:
             totals = {
                 seat: {"moves": 0, "loss": 0.0, "errors": 0, "blunders": 0} for seat in (0, 1)
             }
+            cube = {seat: {"decisions": 0, "loss": 0.0, "errors": 0} for seat in (0, 1)}
             for n, (text, before) in enumerate(zip(record.actions, states, strict=False), 1):
                 if not isinstance(before, BackgammonState) or before.is_chance_node():
                     continue
-                actions = before.legal_actions()
-                if len(actions) < 2:
+                if not before.is_checker_play():
+                    judged = judge_cube(bot, before, before.parse_action(text))
+                    if judged is None:
+                        continue
+                    c = cube[judged.seat]
+                    c["decisions"] += 1
+                    c["loss"] += judged.error
+                    c["errors"] += bool(judged.mark)
+                    if judged.mark or all_moves:
+                        table.add_row(
+                            str(n),
+                            _name(record, judged.seat),
+                            "cube",
+                            judged.played,
+                            judged.best,
+                            f"{judged.error:.3f}",
+                            judged.mark,
+                            style="yellow" if judged.mark else "",
+                        )
+                    continue
+                actions = [a for a, _ in before.play_results()]
+                action = before.parse_action(text)
+                if len(actions) < 2 or action not in actions:
                     continue
                 seat = before.current_player()
-                played = actions.index(before.parse_action(text))
+                played = actions.index(action)
                 ranked = bot.rank(before)
                 best = ranked[0]
                 mine = next(pv for pv in ranked if pv.index == played)
@@ -84,10 +112,14 @@ def register(app: typer.Typer) -> None:
                     )
             console.print(table)
             summary = Table(box=None, title="totals per player")
-            for name in ("player", "plays", "equity lost", "per play", "errors", "blunders"):
+            columns = ["player", "plays", "equity lost", "per play", "errors", "blunders"]
+            columns += ["mp/play", "cube decisions", "cube errors", "mp/cube decision"]
+            for name in columns:
                 summary.add_column(name, justify="left" if name == "player" else "right")
             for seat, t in totals.items():
                 per = t["loss"] / t["moves"] if t["moves"] else 0.0
+                c = cube[seat]
+                cube_rate = 1000 * c["loss"] / c["decisions"] if c["decisions"] else 0.0
                 summary.add_row(
                     f"seat {seat + 1} ({record.players[seat]})",
                     str(t["moves"]),
@@ -95,9 +127,15 @@ def register(app: typer.Typer) -> None:
                     f"{per:.4f}",
                     str(t["errors"]),
                     str(t["blunders"]),
+                    f"{1000 * per:.1f}",
+                    str(c["decisions"]),
+                    str(c["errors"]),
+                    f"{cube_rate:.1f}",
                 )
             console.print(summary)
             console.print(
                 f"[dim]error: loss >= {ERROR}, blunder: loss >= {BLUNDER} "
-                "(equity: 2 x win chance - 1 for single games; cubeless money otherwise)[/]"
+                "(equity: 2 x win chance - 1 for single games; cubeless money otherwise); "
+                "cube errors in cubeful equity per cube (match: normalised match winning "
+                "chances), mp = millipoints, as gnubg counts them[/]"
             )

@@ -278,3 +278,60 @@ def test_bot_plays_a_whole_match_with_the_cube() -> None:
         state = state.apply(action)
     assert max(state.match_score) >= 3
     assert {"roll", "double"} <= seen
+
+
+class _Reckless:
+    """Doubles whenever it may and passes every double; plays like the medium bot."""
+
+    name = "reckless"
+
+    def __init__(self) -> None:
+        from dicehall.bots.backgammon import Bot
+
+        self.bot = Bot("medium", seed=3)
+
+    def act(self, state):  # type: ignore[no-untyped-def]
+        from dicehall.games.backgammon.rules import CubeAction
+
+        legal = state.legal_actions()
+        for kind in ("double", "pass"):
+            if CubeAction(kind) in legal:
+                return CubeAction(kind)
+        return self.bot.act(state)
+
+
+def test_analyze_marks_cube_errors(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A record of a 3-point match where one side doubles at every chance and passes
+    every double: analyze lists wrong doubles and passes and counts cube decisions."""
+    from typer.testing import CliRunner
+
+    from dicehall.bots.backgammon import Bot
+    from dicehall.cli.main import _load_commands, app
+    from dicehall.core.match import Match
+
+    game = _game(cube=True, scoring="standard", match_length=3)
+    match = Match(game, [_Reckless(), Bot("medium", seed=1)], seed=5)
+    match.play(max_actions=400)
+    path = tmp_path / "match.json"
+    match.record.save(path)
+    _load_commands()
+    result = CliRunner().invoke(app, ["analyze", str(path), "--level", "medium"])
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "wrong double" in out or "wrong pass" in out
+    assert "cube decisions" in out and "mp/cube decision" in out
+
+
+def test_hint_at_a_cube_decision() -> None:
+    from rich.console import Console
+
+    from dicehall.cli.views import get_view
+    from dicehall.games.backgammon.rules import START_SIDE
+
+    game = _game(cube=True, scoring="standard", match_length=5)
+    state = game.setup((START_SIDE, START_SIDE), turn=0, match_score=(2, 1))
+    console = Console(width=160, record=True)
+    console.print(get_view("backgammon").hint(state))
+    text = console.export_text()
+    assert "No double" in text and "Double, take" in text and "Double, pass" in text
+    assert "right action: No double, take" in text and "match win" in text

@@ -458,22 +458,18 @@ def decide(board: Any, info: CubeInfo, network: Network, plies: int = 1) -> Cube
 
 def choose_play(bot: Any, board: Any, d1: int, d2: int, info: CubeInfo) -> int:
     """Index of the play the bot picks among ``fast.plays(board, d1, d2)`` when gammons
-    are worth what the score makes them: the bot's search ranks the plays (money
-    weights, or single-game ones when gammons count for nothing), and the deepest
-    searched are re-ranked by :func:`play_value`."""
-    go, save = gammon_values(info)
-    single = go < _EPS and save < _EPS
-    if bot.settings.evaluator != "net":
-        return int(bot.choose(board, d1, d2, single))
-    if info.money and not single:
-        return int(bot.choose(board, d1, d2, False))
-    probs, eqs, depth = bot.evaluate(board, d1, d2, single)
-    if bot.settings.noise:
-        eqs = eqs + bot._rng.normal(0.0, bot.settings.noise, eqs.shape)
+    are worth what the score makes them. Money: the bot's own choice with money
+    weights (single-game ones when gammons do not count). Match: the bot's search
+    ranks the plays with money weights and the deepest searched are re-ranked by
+    :func:`play_value`, each result (backgammons too) valued by the match score."""
+    if info.money or bot.settings.evaluator != "net":
+        go, save = gammon_values(info)
+        return int(bot.choose(board, d1, d2, go < _EPS and save < _EPS))
+    probs, _eqs, depth = bot.evaluate(board, d1, d2, False)
     deepest = np.flatnonzero(depth == depth.max())
-    if single:
-        return int(deepest[np.argmax(eqs[deepest])])
-    values = [play_value(probs[i], info) for i in deepest]
+    values = np.array([play_value(probs[i], info) for i in deepest])
+    if bot.settings.noise:  # noise in money-equity units, about twice the MWC swing
+        values = values + 0.5 * bot._rng.normal(0.0, bot.settings.noise, values.shape)
     return int(deepest[int(np.argmax(values))])
 
 
@@ -560,10 +556,60 @@ def bot_play(bot: Any, state: Any) -> int:
     return choose_play(bot, to_array(state.board), state.dice[0], state.dice[1], info)
 
 
+@dataclass(frozen=True)
+class CubeJudgement:
+    """One cube action of a record judged by the bot: who decided, what he did, what
+    was right, and the equity it cost him (normalised to the cube, as gnubg counts:
+    multiply by 1000 for millipoints)."""
+
+    seat: int
+    kind: str  # "double" (the player on roll) or "take" (his opponent)
+    played: str
+    best: str
+    error: float
+    mark: str  # "", "missed double", "wrong double", "wrong take", "wrong pass", "wrong beaver"
+    decision: CubeDecision
+    probs: tuple[float, float, float, float, float]
+
+
+def judge_cube(bot: Any, state: Any, action: Any) -> CubeJudgement | None:
+    """Judge ``action`` taken at the cube decision ``state`` (None for anything else:
+    a resignation offered instead, a raccoon). The doubler's chances come from the
+    bot's search, as :func:`decide` computes them."""
+    from dicehall.games.backgammon.fast import to_array
+    from dicehall.games.backgammon.rules import CUBE_DECISION, TAKE_DECISION, CubeAction
+
+    if not isinstance(action, CubeAction) or state.pending not in (CUBE_DECISION, TAKE_DECISION):
+        return None
+    board = to_array(state.board)
+    info = CubeInfo.from_state(state, player=state.turn)
+    probs = _counted(position_probs(board, bot.network, _plies(bot)), info)
+    d = cube_decision(probs, info, cube_efficiency(board))
+    verb = "redouble" if info.owner is not None else "double"
+    p5 = (float(probs[0]), float(probs[1]), float(probs[2]), float(probs[3]), float(probs[4]))
+    if state.pending == CUBE_DECISION:
+        doubled = action.kind == "double"
+        error = d.double_error(doubled)
+        best = verb if d.should_double else "roll"
+        mark = "" if error <= 0 else ("wrong " if doubled else "missed ") + verb
+        return CubeJudgement(state.turn, "double", action.kind, best, error, mark, d, p5)
+    # the taker's answer, valued from the doubler's side: what the taker chose costs
+    # him its excess over the best answer
+    options = {"take": d.double_take, "pass": d.double_pass}
+    if state.may_beaver():
+        options["beaver"] = 2.0 * d.double_take
+    best = min(options, key=lambda k: options[k])
+    chosen = options.get(action.kind, d.double_take)
+    error = max(0.0, chosen - options[best])
+    mark = f"wrong {action.kind}" if error > 0 else ""
+    return CubeJudgement(1 - state.turn, "take", action.kind, best, error, mark, d, p5)
+
+
 __all__ = [
     "CONTACT_EFFICIENCY",
     "CubeDecision",
     "CubeInfo",
+    "CubeJudgement",
     "accept_resignation",
     "bot_decision",
     "bot_play",
@@ -572,6 +618,7 @@ __all__ = [
     "cube_efficiency",
     "decide",
     "gammon_values",
+    "judge_cube",
     "match_equity",
     "money_equity",
     "play_value",
