@@ -37,7 +37,7 @@ def register(app: typer.Typer) -> None:
         from rich.table import Table
 
         from dicehall.bots.backgammon import Bot
-        from dicehall.bots.backgammon.cube import judge_cube
+        from dicehall.bots.backgammon.cube import CubeInfo, judge_cube, play_equity, rank_plays
         from dicehall.games.backgammon.rules import BackgammonState
 
         with friendly_errors():
@@ -85,12 +85,14 @@ def register(app: typer.Typer) -> None:
                     continue
                 seat = before.current_player()
                 played = actions.index(action)
-                ranked = bot.rank(before)
+                ranked = rank_plays(bot, before)  # by the score in cube and match games
                 best = ranked[0]
                 mine = next(pv for pv in ranked if pv.index == played)
                 equity = mine.equity
                 if mine.depth < best.depth:
-                    _, equity = bot.value_of(before, played, best.depth)
+                    probs, equity = bot.value_of(before, played, best.depth)
+                    if before.game.extended:
+                        equity = play_equity(probs, CubeInfo.from_state(before))
                 loss = max(0.0, best.equity - equity) if played != best.index else 0.0
                 mark = "blunder" if loss >= BLUNDER else "error" if loss >= ERROR else ""
                 t = totals[seat]
@@ -112,30 +114,38 @@ def register(app: typer.Typer) -> None:
                     )
             console.print(table)
             summary = Table(box=None, title="totals per player")
-            columns = ["player", "plays", "equity lost", "per play", "errors", "blunders"]
-            columns += ["mp/play", "cube decisions", "cube errors", "mp/cube decision"]
-            for name in columns:
+            columns = ("player", "plays", "equity lost", "per play", "mp/play", "errors")
+            for name in (*columns, "blunders"):
                 summary.add_column(name, justify="left" if name == "player" else "right")
             for seat, t in totals.items():
                 per = t["loss"] / t["moves"] if t["moves"] else 0.0
-                c = cube[seat]
-                cube_rate = 1000 * c["loss"] / c["decisions"] if c["decisions"] else 0.0
                 summary.add_row(
                     f"seat {seat + 1} ({record.players[seat]})",
                     str(t["moves"]),
                     f"{t['loss']:.3f}",
                     f"{per:.4f}",
+                    f"{1000 * per:.1f}",
                     str(t["errors"]),
                     str(t["blunders"]),
-                    f"{1000 * per:.1f}",
-                    str(c["decisions"]),
-                    str(c["errors"]),
-                    f"{cube_rate:.1f}",
                 )
             console.print(summary)
+            if any(c["decisions"] for c in cube.values()):
+                cubes = Table(box=None, title="cube play per player")
+                for name in ("player", "decisions", "equity lost", "mp/decision", "errors"):
+                    cubes.add_column(name, justify="left" if name == "player" else "right")
+                for seat, c in cube.items():
+                    rate = 1000 * c["loss"] / c["decisions"] if c["decisions"] else 0.0
+                    cubes.add_row(
+                        f"seat {seat + 1} ({record.players[seat]})",
+                        str(c["decisions"]),
+                        f"{c['loss']:.3f}",
+                        f"{rate:.1f}",
+                        str(c["errors"]),
+                    )
+                console.print(cubes)
             console.print(
                 f"[dim]error: loss >= {ERROR}, blunder: loss >= {BLUNDER} "
-                "(equity: 2 x win chance - 1 for single games; cubeless money otherwise); "
-                "cube errors in cubeful equity per cube (match: normalised match winning "
-                "chances), mp = millipoints, as gnubg counts them[/]"
+                "(equity: 2 x win chance - 1 for single games; cubeless money otherwise, per "
+                "cube; in a match, match winning chances normalised to the cube as gnubg "
+                "does); cube errors in cubeful equity; mp = millipoints[/]"
             )

@@ -605,6 +605,27 @@ def judge_cube(bot: Any, state: Any, action: Any) -> CubeJudgement | None:
     return CubeJudgement(1 - state.turn, "take", action.kind, best, error, mark, d, p5)
 
 
+def play_equity(probs: Probs, info: CubeInfo) -> float:
+    """:func:`play_value` in equity units: money points per cube, or in a match the
+    match winning chance normalised as gnubg does (losing the cube's points -1,
+    winning them +1), so that checker errors read the same in money and match play."""
+    value = play_value(probs, info)
+    if info.money:
+        return value
+    return _MatchModel((0.5, 0.0, 0.0, 0.0, 0.0), info, default_table()).normalise(value)
+
+
+def rank_plays(bot: Any, state: Any, plies: int | None = None) -> list[Any]:
+    """``bot.rank(state)`` with every play's equity valued by the score
+    (:func:`play_equity`) in cube and match games, best first among the deepest."""
+    ranked = bot.rank(state, plies)
+    if not state.game.extended:
+        return list(ranked)
+    info = CubeInfo.from_state(state, player=state.turn)
+    valued = [replace(pv, equity=play_equity(pv.probs, info)) for pv in ranked]
+    return sorted(valued, key=lambda pv: (-pv.depth, -pv.equity))
+
+
 __all__ = [
     "CONTACT_EFFICIENCY",
     "CubeDecision",
@@ -621,6 +642,8 @@ __all__ = [
     "judge_cube",
     "match_equity",
     "money_equity",
+    "play_equity",
     "play_value",
     "position_probs",
+    "rank_plays",
 ]
