@@ -335,3 +335,17 @@ def test_hint_at_a_cube_decision() -> None:
     text = " ".join(console.export_text().split())
     assert "No double" in text and "Double, take" in text and "Double, pass" in text
     assert "right action: No double, take" in text and "match win" in text
+
+
+def test_checker_hint_in_a_match_is_by_the_score() -> None:
+    from rich.console import Console
+
+    from dicehall.cli.views import get_view
+    from dicehall.games.backgammon.rules import START_SIDE
+
+    game = _game(cube=True, scoring="standard", match_length=5)
+    state = game.setup((START_SIDE, START_SIDE), turn=0, match_score=(2, 1), dice=(3, 1))
+    console = Console(width=160, record=True)
+    console.print(get_view("backgammon").hint(state))
+    text = console.export_text()
+    assert "match, normalised equity" in text and "8/5 6/5" in text

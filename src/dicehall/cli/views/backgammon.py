@@ -60,11 +60,15 @@ def hint(state: State, count: int = 5) -> Table | None:
         return cube_hint(state)
     if state.dice is None or not state.is_checker_play():
         return None
-    ranked = Bot("expert").rank(state)
+    from dicehall.bots.backgammon.cube import rank_plays
+
+    ranked = rank_plays(Bot("expert"), state)  # by the score in cube and match games
     single = state.game.options.get("scoring", "single") == "single"
+    kind = "single game" if single else "money, cubeless"
+    if state.match_length:
+        kind = "match, normalised"
     table = Table(
-        title=f"hint: {state.dice[0]}-{state.dice[1]} "
-        f"({'single game' if single else 'money, cubeless'} equity)",
+        title=f"hint: {state.dice[0]}-{state.dice[1]} ({kind} equity)",
         title_justify="left",
         box=None,
     )
