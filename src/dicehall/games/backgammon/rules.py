@@ -109,7 +109,7 @@ Action = Roll | Play | CubeAction | Resign | ResignAnswer
 
 #: ``BackgammonState.pending``: what the next decision is about, besides the dice
 NO_PENDING = ""  # dice to roll (chance) or to play
-CUBE_DECISION = "double"  # the player on roll, before rolling: double or roll
+CUBE_DECISION = "double"  # the player on roll, before rolling: roll, double (if he may), resign
 TAKE_DECISION = "take"  # his opponent answers a double: take, pass (or beaver)
 RACCOON_DECISION = "raccoon"  # the doubler answers a beaver: take (play on) or raccoon
 RESIGN_DECISION = "resign"  # the opponent answers a resignation: accept or reject
@@ -349,13 +349,13 @@ class Backgammon(Game):
         if state.board[0][OFF] == CHECKERS or state.board[1][OFF] == CHECKERS:
             raise ValueError("the game in that position is already over")
         if pending is None:
-            pending = CUBE_DECISION if dice is None and state.may_double() else NO_PENDING
+            pending = CUBE_DECISION if dice is None and self.extended else NO_PENDING
         if pending == TAKE_DECISION:
             if dice is not None or not state.may_double():
                 raise ValueError("a double can be offered only before the roll by a player who may double")
         elif pending == CUBE_DECISION:
-            if dice is not None or not state.may_double():
-                raise ValueError("a cube decision needs a player to roll who may double")
+            if dice is not None or not self.extended:
+                raise ValueError("a decision before the roll needs cube or match play and no dice")
         elif pending != NO_PENDING:
             raise ValueError(f"pending {pending!r}: expected None, 'double', 'take' or ''")
         return state._next(pending=pending)
@@ -422,8 +422,11 @@ class BackgammonState(State[Action]):
         return len(self.history) + (0 if self.winner is not None else 1)
 
     def is_cube_decision(self) -> bool:
-        """True when the legal actions are cube actions: double or roll before the roll,
-        take/pass/beaver in answer to a double, take/raccoon after a beaver."""
+        """True when the legal actions are cube actions: before the roll ``roll`` and,
+        when ``may_double()``, ``double`` (cube and match play stop before every roll
+        so the player may double or resign); ``take``/``pass``/``beaver`` in answer to
+        a double; ``take``/``raccoon`` after a beaver. Resignation offers may follow
+        the cube actions in ``legal_actions()``."""
         return self.pending in (CUBE_DECISION, TAKE_DECISION, RACCOON_DECISION)
 
     def is_resign_decision(self) -> bool:
@@ -436,15 +439,18 @@ class BackgammonState(State[Action]):
 
     def may_double(self, player: int | None = None) -> bool:
         """Whether ``player`` (default: the player on turn) may double before his roll:
-        cube play on, not the Crawford game, the cube centred or his, and the doubled
-        value within ``max_cube``."""
+        cube play on, not the Crawford game, the cube centred or his, the doubled
+        value within ``max_cube``, and (in a match, as gnubg) the cube not dead: his
+        score plus the cube's value still short of the match length."""
         p = self.turn if player is None else player
+        n = self.match_length
         return (
             bool(self.game.options["cube"])
             and self.winner is None
             and not self.crawford
             and self.cube_owner in (None, p)
             and self.cube_value * 2 <= self.max_cube
+            and not (n and self.match_score[p] + self.cube_value >= n)
         )
 
     def may_beaver(self) -> bool:
@@ -515,7 +521,8 @@ class BackgammonState(State[Action]):
             return [a for a, _ in self.chance_outcomes()]
         pending = self.pending
         if pending == CUBE_DECISION:
-            return [CubeAction("roll"), CubeAction("double"), *self._resign_offers()]
+            double = [CubeAction("double")] if self.may_double() else []
+            return [CubeAction("roll"), *double, *self._resign_offers()]
         if pending == TAKE_DECISION:
             beaver = [CubeAction("beaver")] if self.may_beaver() else []
             return [CubeAction("take"), CubeAction("pass"), *beaver]
@@ -618,6 +625,12 @@ class BackgammonState(State[Action]):
                 return f"the cube belongs to seat {self.cube_owner + 1}; only its owner may redouble"
             if self.cube_value * 2 > self.max_cube:
                 return f"the cube is at {self.cube_value}; it may not pass max_cube={self.max_cube}"
+            n, score = self.match_length, self.match_score[self.turn]
+            if n and score + self.cube_value >= n:
+                return (
+                    f"the cube is dead: with {score} points and the cube at "
+                    f"{self.cube_value}, winning this game already wins the match to {n}"
+                )
             return "a double is offered before the roll by the player on roll"
         if kind == "beaver":
             if not o["beavers"]:
@@ -663,7 +676,7 @@ class BackgammonState(State[Action]):
         following = self._next(
             board=(theirs, mine), turn=1 - self.turn, dice=None, resign_refused=0
         )
-        if following.may_double():
+        if self.game.extended:
             return following._next(pending=CUBE_DECISION)
         return following
 
