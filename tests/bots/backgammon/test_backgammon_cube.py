@@ -349,3 +349,22 @@ def test_checker_hint_in_a_match_is_by_the_score() -> None:
     console.print(get_view("backgammon").hint(state))
     text = console.export_text()
     assert "match, normalised equity" in text and "8/5 6/5" in text
+
+
+def test_a_dead_cube_is_not_turned() -> None:
+    """2-away with the cube on 2: winning this game wins the match, so (as in gnubg
+    and the rules) there is no double to make and nothing to judge."""
+    from dicehall.bots.backgammon import Bot
+    from dicehall.bots.backgammon.cube import judge_cube
+    from dicehall.games.backgammon.rules import START_SIDE, CubeAction
+
+    info = CubeInfo(value=2, owner=0, match_length=7, score=(5, 2))
+    assert not info.may_double()
+    assert not cube_decision(no_gammons(0.9), info).should_double
+    game = _game(cube=True, scoring="standard", match_length=7)
+    state = game.setup(
+        (START_SIDE, START_SIDE), turn=0, cube_value=2, cube_owner=0, match_score=(5, 2)
+    )
+    assert state.is_cube_decision() and not state.may_double()
+    assert Bot("expert").act(state) == CubeAction("roll")
+    assert judge_cube(Bot("medium"), state, CubeAction("roll")) is None

@@ -117,6 +117,8 @@ class CubeInfo:
         """Whether the rules let the player double now."""
         if self.crawford or self.value * 2 > self.max_cube:
             return False
+        if self.match_length and self.score[self.player] + self.value >= self.match_length:
+            return False  # a dead cube: winning this game already wins the match
         return self.owner is None or self.owner == self.player
 
     def flipped(self) -> CubeInfo:
@@ -497,6 +499,8 @@ def bot_decision(bot: Any, state: Any) -> Any:
     if state.is_resign_decision():
         return ResignAnswer(accept_resignation(bot, state))
     if state.pending == CUBE_DECISION:
+        if not state.may_double():  # nothing to decide but to roll (or resign)
+            return CubeAction("roll")
         d = decide(board, info, bot.network, _plies(bot))
         wants = CubeAction("double") if d.should_double else CubeAction("roll")
         return wants if wants in legal else CubeAction("roll")
@@ -581,6 +585,8 @@ def judge_cube(bot: Any, state: Any, action: Any) -> CubeJudgement | None:
 
     if not isinstance(action, CubeAction) or state.pending not in (CUBE_DECISION, TAKE_DECISION):
         return None
+    if state.pending == CUBE_DECISION and not state.may_double():
+        return None  # rolling was the only cube action
     board = to_array(state.board)
     info = CubeInfo.from_state(state, player=state.turn)
     probs = _counted(position_probs(board, bot.network, _plies(bot)), info)
