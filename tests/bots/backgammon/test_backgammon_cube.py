@@ -368,3 +368,10 @@ def test_a_dead_cube_is_not_turned() -> None:
     assert state.is_cube_decision() and not state.may_double()
     assert Bot("expert").act(state) == CubeAction("roll")
     assert judge_cube(Bot("medium"), state, CubeAction("roll")) is None
+    from rich.console import Console
+
+    from dicehall.cli.views import get_view
+
+    console = Console(width=200, record=True)
+    console.print(get_view("backgammon").hint(state))
+    assert "the cube is dead" in console.export_text()

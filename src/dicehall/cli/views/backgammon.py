@@ -101,6 +101,11 @@ def cube_hint(state: State) -> Table | None:
 
     if not isinstance(state, BackgammonState) or not state.is_cube_decision():
         return None
+    if state.pending == CUBE_DECISION and not state.may_double():
+        table = Table(title="hint: no cube decision to make", title_justify="left", box=None)
+        table.add_column("why")
+        table.add_row(f"{state.why_no_cube('double')}: roll")
+        return table
     action = CubeAction("roll") if state.pending == CUBE_DECISION else CubeAction("take")
     j = judge_cube(Bot("expert"), state, action)
     if j is None:
