@@ -375,3 +375,24 @@ def test_a_dead_cube_is_not_turned() -> None:
     console = Console(width=200, record=True)
     console.print(get_view("backgammon").hint(state))
     assert "the cube is dead" in console.export_text()
+
+
+def test_doubling_windows() -> None:
+    from dicehall.bots.backgammon.cube import doubling_window
+
+    dead = doubling_window(MONEY, efficiency=0.0)
+    assert dead == pytest.approx((0.5, 0.75), abs=1e-6)
+    live = doubling_window(MONEY, efficiency=1.0)
+    assert live == pytest.approx((0.8, 0.8), abs=1e-6)
+    double, passes = doubling_window(MONEY)
+    assert 0.5 < double < passes < 0.8  # a real cube lies between the two
+    # 2-away, 2-away: double when ahead at all (the cube dies), pass beyond MET(1, 2)
+    d22 = doubling_window(CubeInfo(match_length=7, score=(5, 5)), gammons=0.2)
+    assert d22[0] == pytest.approx(0.5, abs=1e-3)
+    assert d22[1] == pytest.approx(default_table().equity(1, 2), abs=1e-6)
+    # the leader at 2-away against 4-away has less reason to double than the trailer
+    assert doubling_window(CubeInfo(match_length=7, score=(5, 3)), 0.2)[0] > (
+        doubling_window(CubeInfo(match_length=7, score=(3, 5)), 0.2)[0]
+    )
+    # no window where the cube may not be turned
+    assert doubling_window(CubeInfo(match_length=7, score=(3, 6), crawford=True))[0] == 1.0

@@ -384,6 +384,46 @@ def cube_decision(
     return CubeDecision(nd, dt, dp, double, take, beaver, may, action, mwcs)
 
 
+def doubling_window(
+    info: CubeInfo,
+    gammons: float = 0.0,
+    efficiency: float = CONTACT_EFFICIENCY,
+    met: MatchEquityTable | None = None,
+) -> tuple[float, float]:
+    """``(double point, pass point)`` at the cube and score of ``info``: the least
+    winning chance of the player on roll from which doubling is right, and the chance
+    above which the opponent should pass (his take point is one minus it), for
+    positions where a share ``gammons`` of each side's wins are gammons. The double
+    point is 1.0 when doubling is never right (a cube the player may not turn).
+
+    >>> [round(p, 3) for p in doubling_window(CubeInfo(), efficiency=0.0)]
+    [0.5, 0.75]
+    """
+
+    def decision(p: float) -> CubeDecision:
+        probs = (p, gammons * p, 0.0, gammons * (1 - p), 0.0)
+        return cube_decision(probs, info, efficiency, met)
+
+    def first(test: Any) -> float:
+        """The least p where ``test`` turns true: a scan by 1/200, then bisection
+        (doubling is right in a window: above it the player is too good)."""
+        grid = [k / 200 for k in range(201)]
+        hit = next((k for k, p in enumerate(grid) if test(p)), None)
+        if hit is None:
+            return 1.0
+        if hit == 0:
+            return 0.0
+        lo, hi = grid[hit - 1], grid[hit]
+        for _ in range(30):
+            mid = 0.5 * (lo + hi)
+            lo, hi = (lo, mid) if test(mid) else (mid, hi)
+        return hi
+
+    take = first(lambda p: not decision(p).should_take)
+    double = first(lambda p: decision(p).should_double) if info.may_double() else 1.0
+    return double, take
+
+
 def play_value(probs: Probs, info: CubeInfo, met: MatchEquityTable | None = None) -> float:
     """Value of the position after a checker play, for its mover (``info.player``),
     whose cubeless chances are ``probs``; what plays are ranked by.
@@ -644,6 +684,7 @@ __all__ = [
     "cube_decision",
     "cube_efficiency",
     "decide",
+    "doubling_window",
     "gammon_values",
     "judge_cube",
     "match_equity",
