@@ -391,8 +391,26 @@ def test_doubling_windows() -> None:
     assert d22[0] == pytest.approx(0.5, abs=1e-3)
     assert d22[1] == pytest.approx(default_table().equity(1, 2), abs=1e-6)
     # the leader at 2-away against 4-away has less reason to double than the trailer
-    assert doubling_window(CubeInfo(match_length=7, score=(5, 3)), 0.2)[0] > (
-        doubling_window(CubeInfo(match_length=7, score=(3, 5)), 0.2)[0]
+    assert (
+        doubling_window(CubeInfo(match_length=7, score=(5, 3)), 0.2)[0]
+        > (doubling_window(CubeInfo(match_length=7, score=(3, 5)), 0.2)[0])
     )
     # no window where the cube may not be turned
     assert doubling_window(CubeInfo(match_length=7, score=(3, 6), crawford=True))[0] == 1.0
+
+
+def test_raccoon_only_when_the_beaver_was_wrong() -> None:
+    from dicehall.bots.backgammon import Bot
+    from dicehall.games.backgammon.rules import CubeAction
+
+    game = _game(cube=True, scoring="standard", beavers=True, raccoons=True)
+    strong = tuple({0: 11, 1: 2, 2: 2}.get(i, 0) for i in range(26))
+    weak = tuple({0: 10, 13: 5}.get(i, 0) for i in range(26))
+    bot = Bot("medium")
+    good = game.setup((strong, weak), turn=0, pending="take").apply(CubeAction("beaver"))
+    assert good.pending == "raccoon" and good.cube_value == 4
+    assert bot.act(good) == CubeAction("raccoon")
+    bad = game.setup((weak, strong), turn=0, pending="take").apply(CubeAction("beaver"))
+    assert bot.act(bad) == CubeAction("take")
+    # and the beaver itself: the bot beavers a double from a side this far behind
+    assert bot.act(game.setup((weak, strong), turn=0, pending="take")) == CubeAction("beaver")
