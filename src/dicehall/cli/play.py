@@ -65,7 +65,10 @@ def _human_turn(match: Match, view: DefaultView, confirm: bool, save: Path | Non
         except EOFError:
             raise Quit from None
         word = line.lower()
-        if word in ("q", "quit", "exit", "resign"):
+        # "resign" quits, unless the game takes resignations (cube and match play)
+        if word in ("q", "quit", "exit") or (
+            word == "resign" and "resign single" not in state.legal_texts()
+        ):
             raise Quit
         if word in ("?", "h", "help"):
             extra = view.help(state)
@@ -162,6 +165,17 @@ def run_game(
     _save(match, save)
 
 
+def _cube_shortcuts(match_to: int | None, money: bool) -> dict[str, object]:
+    """The backgammon options ``--match N`` and ``--money`` stand for."""
+    if match_to is not None and money:
+        raise typer.BadParameter("choose --match N or --money, not both")
+    if match_to is not None:
+        return {"cube": True, "scoring": "standard", "match_length": match_to}
+    if money:
+        return {"cube": True, "scoring": "standard", "jacoby": True}
+    return {}
+
+
 def default_opponent(game: str) -> str:
     """``bot`` when the game has a bot package, else ``random``."""
     from dicehall.bots.registry import game_bot_module
@@ -192,6 +206,13 @@ def register(app: typer.Typer) -> None:
         players: Annotated[int | None, typer.Option(help="number of players (whitedie)")] = None,
         purse: Annotated[int | None, typer.Option(help="starting purse (coinrows)")] = None,
         scoring: Annotated[str | None, typer.Option(help="single or standard (backgammon)")] = None,
+        match_to: Annotated[
+            int | None,
+            typer.Option("--match", help="backgammon: a match to N points with the cube"),
+        ] = None,
+        money: Annotated[
+            bool, typer.Option("--money", help="backgammon: money play with the cube and Jacoby")
+        ] = False,
         confirm: Annotated[
             bool | None,
             typer.Option(help="ask to confirm each move (default: at a terminal only)"),
@@ -209,7 +230,15 @@ def register(app: typer.Typer) -> None:
             g = (
                 record.load_game()
                 if record
-                else build_game(game, option, players=players, purse=purse, scoring=scoring)
+                else build_game(
+                    game,
+                    option,
+                    players=players,
+                    purse=purse,
+                    **(
+                        _cube_shortcuts(match_to, money) | ({"scoring": scoring} if scoring else {})
+                    ),
+                )
             )
             if vs is None:
                 saved = record.meta.get("opponent") if record else None

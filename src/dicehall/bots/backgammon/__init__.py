@@ -204,7 +204,7 @@ class Bot:
         return [
             PlayValue(
                 i,
-                actions[i],  # type: ignore[arg-type]
+                actions[i],
                 state.action_to_text(actions[i]),
                 tuple(float(v) for v in probs[i]),  # type: ignore[arg-type]
                 float(eqs[i]),

@@ -31,17 +31,41 @@ def describe(before: State, text: str, after: State) -> str | None:
             return f"both rolled {first}: roll again"
         starter = 1 if first > second else 2
         return f"seat 1 rolled {first}, seat 2 rolled {second}: seat {starter} starts"
+    history: tuple[tuple[int, int], ...] = getattr(after, "history", ())
+    if len(history) > len(getattr(before, "history", ())):
+        winner, points = history[-1]
+        score = getattr(after, "match_score", (0, 0))
+        return (
+            f"seat {winner + 1} wins game {len(history)} for {points} point{'s' * (points != 1)};"
+            f" score {score[0]}-{score[1]}"
+        )
     return None
 
 
 def help(state: State) -> str:
-    return (
+    text = (
         "Moves use your own point numbers (24 down to 1), e.g. 24/18 13/11, bar/22*, 6/off,\n"
         "8/5(2) or 13/7/5; any order, hits marked with * or not. 'pass' when you cannot move."
     )
+    game = getattr(state, "game", None)
+    if getattr(game, "extended", False):
+        text += (
+            "\nBefore each roll: 'roll' or 'double'. Doubled: 'take' or 'pass' (or 'beaver').\n"
+            "'resign', 'resign gammon' or 'resign backgammon' offers to resign; the opponent\n"
+            "answers 'accept' or 'reject'."
+        )
+    return text
 
 
 def summary(state: State) -> str:
+    length = getattr(state, "match_length", 0)
+    score = getattr(state, "match_score", (0, 0))
+    if length:
+        winner = 0 if score[0] > score[1] else 1
+        return f"Seat {winner + 1} wins the match to {length}, {score[0]}-{score[1]}."
+    if len(getattr(state, "history", ())) > 1:
+        net = state.returns()[0]
+        return f"Money session over: seat 1 {net:+g} points, seat 2 {-net:+g}."
     returns = state.returns()
     winner = 0 if returns[0] > 0 else 1
     points = int(abs(returns[0]))

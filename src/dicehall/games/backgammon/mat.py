@@ -17,8 +17,8 @@ Events: ``52: 13/8 24/22`` (dice and single-die moves in the mover's numbering,
 possible), ``Doubles => 2``, ``Takes``, ``Drops``, ``Beavers => 4``, ``Raccoons =>
 8`` and ``Wins 2 points`` (``and the match`` at its end). A ``Wins`` that no move
 or drop explains is a resignation accepted for that many points. What a ``.mat``
-file cannot hold is lost on export: refused resignations, the ties of opening
-rolls and a roll made just before resigning.
+file cannot hold is lost on export: refused resignations and the ties of opening
+rolls. A roll made just before resigning is written as the dice with no move.
 
 >>> from dicehall import Match, load_game
 >>> from dicehall.bots import RandomBot
@@ -115,8 +115,9 @@ def export_mat(record: Record) -> str:
                 events.append((1 - turn, f" Beavers => {4 * v}"))
             elif kind == "raccoon":
                 events.append((turn, f" Raccoons => {2 * v}"))
-        elif isinstance(action, ResignAnswer) and action.accept:
-            dice = None  # a roll made just before resigning is not written
+        elif isinstance(action, ResignAnswer) and action.accept and dice is not None:
+            events.append((turn, f"{dice[0]}{dice[1]}:"))  # rolled, then resigned
+            dice = None
         if len(after.history) > len(before.history):
             winner, points = after.history[-1]
             end = " and the match" if after.is_terminal() and after.match_length else ""

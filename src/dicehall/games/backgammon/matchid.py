@@ -208,7 +208,8 @@ def state_from_ids(
         game = loaded
     if game.match_length != key.match_length:
         raise ValueError(
-            f"{match_id!r} is for match length {key.match_length}, the game's is {game.match_length}"
+            f"{match_id!r} is for match length {key.match_length}, "
+            f"the game's is {game.match_length}"
         )
     n = key.match_length
     post = bool(n) and not key.crawford and n - 1 in key.score and bool(game.options["crawford"])

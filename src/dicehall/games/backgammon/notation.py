@@ -223,10 +223,10 @@ def parse_action(state: BackgammonState, text: str) -> Action:
         return _parse_decision(state, raw, words)
     if words.startswith("resign") and not state.is_chance_node():
         return parse_resign(state, raw, words)
-    if not state.is_chance_node() and any(words in names for names in _CUBE_SYNONYMS.values()):
-        if words not in _PASS:
-            kind = next(k for k, names in _CUBE_SYNONYMS.items() if words in names)
-            raise state.illegal(raw, state.why_no_cube(kind) if kind == "double" else "play the dice")
+    cube_word = any(words in names for names in _CUBE_SYNONYMS.values())
+    if cube_word and words not in _PASS and not state.is_chance_node():
+        kind = next(k for k, names in _CUBE_SYNONYMS.items() if words in names)
+        raise state.illegal(raw, state.why_no_cube(kind) if kind == "double" else "play the dice")
     if state.is_chance_node():
         digits = re.findall(r"[1-6]", text)
         if len(digits) != 2 or re.search(r"[07-9]", text):

@@ -66,4 +66,44 @@ def render_text(state: BackgammonState, perspective: int | None = None) -> str:
         )
     lines.append(f"  {status}")
     lines.append(f"  Position ID: {state.position_id()}")
+    if state.game.extended:
+        lines[1:1] = [f"  {cube_line(state, me)}"]
+        lines.append(f"  Match ID:    {state.match_id()}")
     return "\n".join(lines)
+
+
+def cube_line(state: BackgammonState, me: int) -> str:
+    """The cube, the score and any question pending, as seen by seat ``me`` (X).
+
+    >>> from dicehall import load_game
+    >>> cube_line(load_game("backgammon", cube=True, match_length=5).new_initial_state(), 0)
+    'match to 5, game 1: X 0 - O 0   cube 1 (centred)'
+    """
+    from dicehall.games.backgammon.rules import (
+        RACCOON_DECISION,
+        RESIGN_DECISION,
+        RESIGN_LEVELS,
+        TAKE_DECISION,
+    )
+
+    mine, theirs = state.match_score[me], state.match_score[1 - me]
+    n = state.match_length
+    where = f"match to {n}" if n else "money"
+    text = f"{where}, game {state.game_number}: X {mine} - O {theirs}"
+    if state.crawford:
+        text += " (Crawford game)"
+    elif state.post_crawford:
+        text += " (post-Crawford)"
+    if state.game.options["cube"]:
+        owner = state.cube_owner
+        held = "centred" if owner is None else "X owns it" if owner == me else "O owns it"
+        text += f"   cube {state.cube_value} ({held})"
+    who = "X" if state.current_player() == me else "O"
+    if state.pending == TAKE_DECISION:
+        text += f"   {who}: double to {2 * state.cube_value} offered - take or pass?"
+    elif state.pending == RACCOON_DECISION:
+        text += f"   {who}: beavered - take or raccoon?"
+    elif state.pending == RESIGN_DECISION:
+        level = RESIGN_LEVELS[state.resign_level]
+        text += f"   {who}: {level} resignation offered - accept or reject?"
+    return text

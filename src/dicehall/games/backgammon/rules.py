@@ -234,10 +234,22 @@ OPTIONS = (
         maximum=99,
     ),
     Option("games", int, 1, "money play: games in the session", minimum=1, maximum=1000),
-    Option("crawford", bool, True, "match play: no doubling in the game after a player first reaches N-1"),
+    Option(
+        "crawford",
+        bool,
+        True,
+        "match play: no doubling in the game after a player first reaches N-1",
+    ),
     Option("jacoby", bool, False, "money play: gammons count only once the cube has been turned"),
-    Option("beavers", bool, False, "money play: a doubled player may beaver (redouble, keep the cube)"),
-    Option("raccoons", bool, False, "money play with beavers: the doubler may answer a beaver with a raccoon"),
+    Option(
+        "beavers", bool, False, "money play: a doubled player may beaver (redouble, keep the cube)"
+    ),
+    Option(
+        "raccoons",
+        bool,
+        False,
+        "money play with beavers: the doubler may answer a beaver with a raccoon",
+    ),
     Option(
         "max_cube",
         int,
@@ -264,8 +276,7 @@ class Backgammon(Game):
         for name in ("jacoby", "beavers", "raccoons"):
             if o[name] and not (o["cube"] and money):
                 raise OptionError(
-                    f"option {name}=true needs money play with the cube "
-                    "(cube=true, match_length=0)"
+                    f"option {name}=true needs money play with the cube (cube=true, match_length=0)"
                 )
         if o["raccoons"] and not o["beavers"]:
             raise OptionError("option raccoons=true needs beavers=true")
@@ -324,8 +335,12 @@ class Backgammon(Game):
                 raise ValueError("dice must be 1..6")
         if turn not in (0, 1):
             raise ValueError("turn must be seat 0 or 1")
-        if cube_value not in {2**k for k in range(16)} or cube_value > self.options["max_cube"]:
-            raise ValueError(f"cube value must be a power of 2 up to max_cube={self.options['max_cube']}")
+        if cube_value not in {2**k for k in range(16)} or cube_value > int(
+            self.options["max_cube"]
+        ):
+            raise ValueError(
+                f"cube value must be a power of 2 up to max_cube={self.options['max_cube']}"
+            )
         if cube_owner not in (None, 0, 1):
             raise ValueError("cube_owner must be None (centred), 0 or 1")
         if (cube_value > 1 or cube_owner is not None) and not self.options["cube"]:
@@ -352,7 +367,9 @@ class Backgammon(Game):
             pending = CUBE_DECISION if dice is None and self.extended else NO_PENDING
         if pending == TAKE_DECISION:
             if dice is not None or not state.may_double():
-                raise ValueError("a double can be offered only before the roll by a player who may double")
+                raise ValueError(
+                    "a double can be offered only before the roll by a player who may double"
+                )
         elif pending == CUBE_DECISION:
             if dice is not None or not self.extended:
                 raise ValueError("a decision before the roll needs cube or match play and no dice")
@@ -466,9 +483,7 @@ class BackgammonState(State[Action]):
         """Points a win of ``level`` (1 single, 2 gammon, 3 backgammon) scores now: the
         level as the scoring counts it (Jacoby: 1 while the cube is centred at 1) times
         the cube."""
-        if self.game.options["scoring"] == "single":
-            level = 1
-        elif self.jacoby and self.cube_value == 1:
+        if self.game.options["scoring"] == "single" or (self.jacoby and self.cube_value == 1):
             level = 1
         return level * self.cube_value
 
@@ -581,7 +596,7 @@ class BackgammonState(State[Action]):
             if isinstance(action, CubeAction) and action.kind in ("double", "beaver", "raccoon"):
                 raise self.illegal(text, self.why_no_cube(action.kind))
             if isinstance(action, Resign) and self.pending == CUBE_DECISION:
-                raise self.illegal(text, f"after a refused offer, offer more than a {RESIGN_LEVELS[self.resign_refused]}")
+                return self._after_resign(action)  # raises with the reason
             raise self.illegal(text, self._expected())
         pending, v = self.pending, self.cube_value
         if isinstance(action, Resign):
@@ -615,14 +630,16 @@ class BackgammonState(State[Action]):
         """Why ``kind`` (double, beaver, raccoon) is not legal now, in words."""
         o = self.game.options
         if kind == "double":
-            if self.pending != CUBE_DECISION and self.is_checker_play():
-                return "a double is offered before the roll, not after it"
             if not o["cube"]:
                 return "this game is played without the cube (option cube=false)"
+            if self.pending != CUBE_DECISION and self.is_checker_play():
+                return "a double is offered before the roll, not after it"
             if self.crawford:
                 return "no doubling in the Crawford game"
             if self.cube_owner is not None and self.cube_owner != self.turn:
-                return f"the cube belongs to seat {self.cube_owner + 1}; only its owner may redouble"
+                return (
+                    f"the cube belongs to seat {self.cube_owner + 1}; only its owner may redouble"
+                )
             if self.cube_value * 2 > self.max_cube:
                 return f"the cube is at {self.cube_value}; it may not pass max_cube={self.max_cube}"
             n, score = self.match_length, self.match_score[self.turn]
@@ -647,7 +664,9 @@ class BackgammonState(State[Action]):
             if not self.game.extended:
                 reason = "resignations belong to cube or match play (options cube, match_length)"
             elif action.level <= self.resign_refused:
-                reason = f"after a refused offer, offer more than a {RESIGN_LEVELS[self.resign_refused]}"
+                reason = (
+                    f"after a refused offer, offer more than a {RESIGN_LEVELS[self.resign_refused]}"
+                )
             else:
                 reason = "with single scoring only a single game can be resigned"
             raise self.illegal(str(action), reason)
