@@ -263,12 +263,23 @@ def create_app(
         return {"id": new_id, "url": f"/g/{new_id}", "tokens": tokens}
 
     @app.get("/api/games/{game_id}/record", tags=["records"])
-    def record(game_id: str, download: bool = False) -> Response:
-        """The game record (JSON); the server seed is in it once the game is over."""
+    def record(game_id: str, download: bool = False, format: str = "json") -> Response:
+        """The game record (JSON); the server seed is in it once the game is over.
+        ``format=mat``: a backgammon match as a ``.mat`` file (GNU Backgammon, Jellyfish)."""
         rec = service.record(game_id)
         headers = {}
+        if format not in ("json", "mat"):
+            raise ServiceError("bad_request", f"format {format!r}: expected json or mat")
         if download:
-            headers["Content-Disposition"] = f'attachment; filename="dicehall-{game_id}.json"'
+            headers["Content-Disposition"] = f'attachment; filename="dicehall-{game_id}.{format}"'
+        if format == "mat":
+            from dicehall.games.backgammon.mat import export_mat
+
+            try:
+                text = export_mat(rec)
+            except DicehallError as exc:
+                raise ServiceError("bad_request", str(exc)) from None
+            return Response(text, media_type="text/plain; charset=utf-8", headers=headers)
         return Response(rec.to_json(), media_type="application/json", headers=headers)
 
     @app.get("/api/games/{game_id}/frames", tags=["records"])

@@ -20,7 +20,12 @@ from typing import Any
 from dicehall.core.game import State
 from dicehall.games.backgammon.rules import (
     BAR,
+    CUBE_DECISION,
     OFF,
+    RACCOON_DECISION,
+    RESIGN_DECISION,
+    RESIGN_LEVELS,
+    TAKE_DECISION,
     BackgammonState,
     Board,
     Play,
@@ -34,12 +39,54 @@ def _bg(state: State) -> BackgammonState:
     return state
 
 
+#: ``state_view(s)["phase"]`` for each pending question (see rules.BackgammonState.pending)
+PENDING_PHASES = {
+    CUBE_DECISION: "cube",
+    TAKE_DECISION: "take",
+    RACCOON_DECISION: "raccoon",
+    RESIGN_DECISION: "resign",
+}
+
+
+def cube_view(s: BackgammonState) -> dict[str, Any]:
+    """The cube and the match: what the board draws beside the checkers.
+
+    >>> from dicehall import load_game
+    >>> cube_view(load_game("backgammon", cube=True, match_length=3).new_initial_state())["match"]
+    {'length': 3, 'score': [0, 0], 'game': 1, 'crawford': False, 'post_crawford': False}
+    """
+    return {
+        "cube": {
+            "enabled": bool(s.game.options["cube"]),
+            "value": s.cube_value,
+            "owner": s.cube_owner,
+            "offered": s.pending == TAKE_DECISION,
+        },
+        "match": {
+            "length": s.match_length,
+            "score": list(s.match_score),
+            "game": s.game_number,
+            "crawford": s.crawford,
+            "post_crawford": s.post_crawford,
+        },
+        "resign": {
+            "level": s.resign_level if s.pending == RESIGN_DECISION else 0,
+            "name": RESIGN_LEVELS.get(s.resign_level, "") if s.pending == RESIGN_DECISION else "",
+        },
+        "history": [list(h) for h in s.history],
+        "extended": s.game.extended,
+        "match_id": s.match_id() if s.game.extended else None,
+    }
+
+
 def state_view(state: State) -> dict[str, Any]:
-    """Checkers of both seats, dice, pips, borne-off counts and the phase."""
+    """Checkers of both seats, dice, pips, borne-off counts, the phase, the cube and match."""
     s = _bg(state)
     sides = [list(s.side(0)), list(s.side(1))]
     if s.winner is not None:
         phase = "over"
+    elif s.pending:
+        phase = PENDING_PHASES[s.pending]
     elif s.opening:
         phase = "opening"
     elif s.dice is None:
@@ -58,6 +105,7 @@ def state_view(state: State) -> dict[str, Any]:
         "points": s.points,
         "scoring": s.game.options["scoring"],
         "position_id": s.position_id(),
+        **cube_view(s),
     }
 
 
@@ -71,6 +119,9 @@ def legal_view(state: State) -> dict[str, Any]:
     and the larger die are respected click by click.
     """
     s = _bg(state)
+    if not s.is_checker_play():
+        # a cube or resignation question: the buttons to show are the legal answers
+        return {"seat": s.current_player(), "nodes": [], "choices": s.legal_texts()}
     assert s.dice is not None
     d1, d2 = s.dice
     dice = (d1,) * 4 if d1 == d2 else (max(d1, d2), min(d1, d2))
@@ -121,7 +172,8 @@ def legal_view(state: State) -> dict[str, Any]:
                 "dice": node["dice"],
             }
         )
-    return {"seat": s.turn, "nodes": out}
+    resign = [t for t in s.legal_texts() if t.startswith("resign")]
+    return {"seat": s.turn, "nodes": out, "choices": resign}
 
 
 def move_view(before: State, text: str, after: State) -> dict[str, Any] | None:
@@ -131,7 +183,8 @@ def move_view(before: State, text: str, after: State) -> dict[str, Any] | None:
         a, c = (int(x) for x in text.split("-"))
         return {"roll": [a, c], "opening": b.opening}
     action = b.parse_action(text)
-    assert isinstance(action, Play)
+    if not isinstance(action, Play):
+        return {"seat": b.current_player(), "decision": text}
     mine, theirs = list(b.board[0]), list(b.board[1])
     steps = []
     for src, dst in action.steps:
@@ -144,5 +197,13 @@ def summary(state: State) -> str:
     s = _bg(state)
     if s.winner is None:
         return "The game is not over."
+    if s.match_length:
+        a, b = s.match_score
+        return f"Seat {s.winner + 1} wins the match to {s.match_length}, {a}-{b}."
+    if len(s.history) > 1:
+        net = s.match_score[0] - s.match_score[1]
+        return f"Money session of {len(s.history)} games: seat 1 {net:+d}, seat 2 {-net:+d}."
+    if s.game.options["cube"]:
+        return f"Seat {s.winner + 1} wins {s.points} point{'s' * (s.points != 1)}."
     kind = {1: "a single game", 2: "a gammon", 3: "a backgammon"}.get(s.points, "")
     return f"Seat {s.winner + 1} wins {kind} ({s.points} point{'s' * (s.points != 1)})."

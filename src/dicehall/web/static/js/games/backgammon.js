@@ -16,6 +16,7 @@
 //   root.dataset.node        index in moves.nodes of the position after the clicks so far
 
 import { animateTranslate, clear, dieFace, html, svg } from "../dom.js";
+import { cubePanel, drawCube } from "./backgammon_cube.js";
 
 const W = 700;
 const H = 540;
@@ -321,6 +322,8 @@ export function render(root, snap, ctx) {
     s.append(t);
   }
 
+  drawCube(s, { barX: BAR_X, barW: BAR_W, mid: MID, top: TOP, bottom: BOTTOM }, view, me);
+
   // click targets on top of everything
   if (current) {
     const target = (p, attrs) => {
@@ -379,7 +382,7 @@ export function render(root, snap, ctx) {
   }
 
   clear(root);
-  root.append(s, controls);
+  root.append(s, controls, cubePanel(snap, ctx, me));
   root.dataset.node = current ? String(node) : "";
   root.dataset.selected = mem.selected === null ? "" : String(mem.selected);
 
