@@ -249,3 +249,29 @@ def test_gnubg_written_mat_replays_here_to_the_same_positions(tmp_path: Path) ->
     for name in ("gnubg_match5", "gnubg_match7", "gnubg_money3"):
         path = DATA / f"{name}.mat"
         check_same(our_view(import_mat(path.read_text())), gnubg_view(tmp_path, path))
+
+
+def test_beavers_and_raccoons_round_trip_and_switch_their_options_on() -> None:
+    game = load_game("backgammon", cube=True, scoring="standard", beavers=True, raccoons=True)
+    state = game.new_initial_state()
+    record = Record.new(game, ["ann", "bob"])
+    for text in ["3-1", "8/5 6/5", "double", "beaver", "raccoon", "6-5", "24/13"]:
+        record.actions.append(text)
+        state = state.apply_text(text)
+    assert (state.cube_value, state.cube_owner) == (8, 1)
+    record.actions += ["resign single", "accept"]  # seat 0 on turn resigns at cube 8
+    text = export_mat(record)
+    assert " Doubles => 2" in text and " Beavers => 4" in text and " Raccoons => 8" in text
+    back = import_mat(text)
+    assert back.options["beavers"] is True and back.options["raccoons"] is True
+    assert back.actions == record.actions
+    assert back.final_state().returns() == [-8.0, 8.0]
+
+
+def test_an_event_in_the_wrong_column_is_refused() -> None:
+    text = (DATA / "gnubg_match5.mat").read_text()
+    lines = text.splitlines()
+    i = next(k for k, line in enumerate(lines) if line.startswith("  2) 52: 13/8 24/22"))
+    lines[i] = "  2)                             52: 13/8 24/22"
+    with pytest.raises(RecordError, match="player 2's column when player 1 is to act"):
+        import_mat("\n".join(lines))

@@ -1,4 +1,5 @@
-"""Backgammon: the standard game, GNU Backgammon notations, text rendering.
+"""Backgammon: the standard game (with the cube, matches and resignations as options),
+GNU Backgammon notations (Position ID, Match ID, .mat files), text rendering.
 
 >>> from dicehall import load_game
 >>> game = load_game("backgammon")
@@ -18,7 +19,10 @@ from dicehall.games.backgammon.rules import (
     START_SIDE,
     Backgammon,
     BackgammonState,
+    CubeAction,
     Play,
+    Resign,
+    ResignAnswer,
     Roll,
     generate_plays,
     pip_count,
@@ -30,7 +34,10 @@ __all__ = [
     "START_SIDE",
     "Backgammon",
     "BackgammonState",
+    "CubeAction",
     "Play",
+    "Resign",
+    "ResignAnswer",
     "Roll",
     "decode_position_id",
     "encode_position_id",

@@ -253,8 +253,9 @@ def import_mat(text: str, **options: Any) -> Record:
     """A dicehall record of the match or money session in ``.mat`` text.
 
     The game is backgammon with the cube and standard scoring, the file's match
-    length (a money session: as many games as the file holds) and ``options``
-    (e.g. ``jacoby=True`` for a money session played under Jacoby).
+    length (a money session: as many games as the file holds, beavers and
+    raccoons on when the file has them) and ``options`` (e.g. ``jacoby=True`` for
+    a money session played under Jacoby).
 
     :raises RecordError: if the text is not a .mat file, or an event does not
         replay (an illegal move, a score that differs from the file's).
@@ -265,6 +266,11 @@ def import_mat(text: str, **options: Any) -> Record:
     opts: dict[str, Any] = {"cube": True, "scoring": "standard", "match_length": length}
     if length == 0:
         opts["games"] = len(games)
+        kinds = {ev.kind for _, events in games for ev in events}
+        if "beaver" in kinds or "raccoon" in kinds:
+            opts["beavers"] = True
+        if "raccoon" in kinds:
+            opts["raccoons"] = True
     opts |= options
     try:
         game = load_game("backgammon", **opts)
@@ -323,6 +329,12 @@ class _Importer:
     def event(self, ev: _Event, following: list[_Event]) -> None:
         """Apply one .mat event, with the roll or cube answer it implies."""
         state = self.state
+        actor = state.turn if state.is_chance_node() else state.current_player()
+        if ev.kind != "wins" and not state.opening and ev.player != actor:
+            raise RecordError(
+                f"line {ev.line}: an event in player {ev.player + 1}'s column "
+                f"when player {actor + 1} is to act"
+            )
         if ev.kind == "roll":
             if state.opening:
                 hi, lo = max(ev.dice), min(ev.dice)

@@ -10,7 +10,7 @@ numbers, which keeps the code for both colours the same.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
 from typing import Any
@@ -409,8 +409,15 @@ class BackgammonState(State[Action]):
     _cache: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def _next(self, **changes: Any) -> BackgammonState:
-        """This state with ``changes``, sharing nothing cached."""
-        return replace(self, _cache={}, **changes)
+        """This state with ``changes``, sharing nothing cached (``dataclasses.replace``
+        without its cost: this runs on every action)."""
+        new = object.__new__(BackgammonState)
+        fields = new.__dict__
+        fields.update(self.__dict__)
+        fields.pop("_plays", None)  # the cached_property of this state's plays
+        fields["_cache"] = {}
+        fields.update(changes)
+        return new
 
     # -- match and cube facts (the API the cube bot codes against) ----------
     @property
