@@ -24,6 +24,7 @@ COMMAND_MODULES = [
     "dicehall.cli.serve",
     "dicehall.cli.verify",
     "dicehall.cli.solve",
+    "dicehall.cli.rollout",
     "dicehall.cli.matfiles",
 ]
 

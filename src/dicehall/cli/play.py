@@ -24,6 +24,7 @@ GENERAL_HELP = """Commands:
   <action>       play it (see below)
   moves          list every legal action
   hint           the bot's view of the best actions (where the game has one)
+  hint --rollout the best plays rolled out (backgammon)
   board          show the board again
   undo           take back your action before confirming it (at a terminal)
   save [FILE]    save the record now
@@ -81,8 +82,8 @@ def _human_turn(match: Match, view: DefaultView, confirm: bool, save: Path | Non
         if word in ("b", "board"):
             console.print(view.render(state, seat))
             continue
-        if word == "hint":
-            hint = view.hint(state)
+        if word in ("hint", "hint --rollout"):
+            hint = view.hint(state) if word == "hint" else view.rollout_hint(state)
             console.print(hint if hint is not None else "[yellow]no hints for this game yet[/]")
             continue
         if word.startswith("save"):

@@ -89,7 +89,7 @@ def test_compiled_forward_pass_equals_plain_numpy() -> None:
     from dicehall.bots.backgammon.network import forward, sigmoid
 
     net = default_network()
-    w1, b1, w2, b2 = net.params()
+    w1, b1, w2, b2 = net.weights()
     worst = 0.0
     for board in random_positions(300, seed=7):
         x = features(board)

@@ -46,6 +46,7 @@ class Settings:
     reply_keep: int = 2
     noise: float = 0.0
     budget: int = 0  # positions evaluated before 2-ply gives way to 1-ply (0: no cap)
+    readmit: int = 0  # filtered-out plays re-admitted per depth (``search.analyse``)
 
 
 #: every level ``Bot`` accepts: the public ``LEVELS`` plus names for benchmarks
@@ -59,6 +60,8 @@ SETTINGS: dict[str, Settings] = {
     "0ply": Settings(),
     "1ply": Settings(plies=1, keep1=8),
     "2ply": Settings(plies=2, keep1=8, keep2=4, reply_keep=3),
+    "hard-readmit": Settings(plies=1, readmit=3),
+    "expert-readmit": Settings(plies=2, keep2=3, reply_keep=1, budget=300_000, readmit=3),
 }
 
 
@@ -168,6 +171,7 @@ class Bot:
             s.margin2,
             s.reply_keep,
             s.budget,
+            s.readmit,
         )
 
     # -- the protocol ------------------------------------------------------------

@@ -109,9 +109,25 @@ def equity(y: Any, single: bool) -> float:
 class Network:
     """Weights of the evaluator and the methods to use, save and load them."""
 
-    def __init__(self, w1: Array, b1: Array, w2: Array, b2: Array, meta: dict[str, Any]):
+    def __init__(
+        self,
+        w1: Array,
+        b1: Array,
+        w2: Array,
+        b2: Array,
+        meta: dict[str, Any],
+        *,
+        bearoff: bool = True,
+        race: Any = None,
+    ):
         self.w1, self.b1, self.w2, self.b2 = w1, b1, w2, b2
         self.meta = meta
+        #: whether evaluations use the bear-off databases where they apply
+        self.bearoff = bearoff
+        #: race net weights ``(w1, b1, w2, b2)`` for races (``race.py``): None for the
+        #: shipped ones (if the package has any), ``race.empty()`` for none
+        self.race = race
+        self._ext: tuple[Any, ...] | None = None
 
     @property
     def hidden(self) -> int:
@@ -125,8 +141,28 @@ class Network:
         w2 = rng.uniform(-0.1, 0.1, (hidden, NUM_OUTPUTS))
         return cls(w1, np.zeros(hidden), w2, np.zeros(NUM_OUTPUTS), {"games": 0, "seed": seed})
 
-    def params(self) -> tuple[Array, Array, Array, Array]:
+    def weights(self) -> tuple[Array, Array, Array, Array]:
+        """The net's own arrays ``(w1, b1, w2, b2)`` (what training updates)."""
         return self.w1, self.b1, self.w2, self.b2
+
+    def params(self) -> tuple[Array, Array, Array, Array, tuple[Any, ...]]:
+        """What the compiled search takes: ``(w1, b1, w2, b2, ext)``, where ``ext`` is
+        ``(one, gammon, two, rw1, rb1, rw2, rb2)``: the bear-off databases
+        (``bearoff.py``; loaded, or built and cached, on first use; empty arrays when
+        ``bearoff`` is off) and the race net's weights (empty when there is none).
+        Pass it on as ``*net.params()``: ``ext`` may gain members."""
+        if self._ext is None:
+            from dicehall.bots.backgammon import race
+
+            if self.bearoff:
+                from dicehall.bots.backgammon.bearoff import load
+
+                db = load()
+                tables = (db.one, db.gammon, db.two)
+            else:
+                tables = (np.zeros((0, 1)), np.zeros((0, 1)), np.zeros(0))
+            self._ext = tables + tuple(race.shipped() if self.race is None else self.race)
+        return self.w1, self.b1, self.w2, self.b2, self._ext
 
     def evaluate(self, board: Any) -> Array:
         """Consistent probabilities for the player in row 0 of ``board`` who just moved."""

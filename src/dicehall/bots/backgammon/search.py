@@ -22,9 +22,11 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from dicehall.bots.backgammon.bearoff import bearoff_probs
 from dicehall.bots.backgammon.features import NUM_INPUTS, encode, is_race
 from dicehall.bots.backgammon.network import equity, flip, forward, make_consistent
 from dicehall.bots.backgammon.pubeval import score as pubeval_score
+from dicehall.bots.backgammon.race import race_forward
 from dicehall.games.backgammon.fast import CHECKERS, outcome, plays, swap
 
 #: the 21 distinct rolls (high die first) and their probabilities
@@ -33,14 +35,22 @@ ROLL_WEIGHTS = np.array([(1.0 if a == b else 2.0) / 36.0 for a, b in ROLLS])
 
 
 @njit(cache=True)
-def evaluate_after(board: Any, w1: Any, b1: Any, w2: Any, b2: Any, y: Any) -> None:
-    """0-ply probabilities of the position after a play (exact when it ends the game)."""
+def evaluate_after(board: Any, w1: Any, b1: Any, w2: Any, b2: Any, ext: Any, y: Any) -> None:
+    """0-ply probabilities of the position after a play: exact when it ends the game,
+    from the bear-off databases in ``ext`` (see ``Network.params``) when both sides
+    are bearing off, from the race net in ``ext`` (if any) in other races, else from
+    the (contact) net."""
     if board[0, 0] == CHECKERS:
         points = outcome(board[0], board[1])
         y[:] = 0.0
         y[0] = 1.0
         y[1] = 1.0 if points >= 2 else 0.0
         y[2] = 1.0 if points >= 3 else 0.0
+        return
+    if bearoff_probs(board, ext[0], ext[1], ext[2], y):
+        return
+    if ext[3].shape[0] > 0 and is_race(board):
+        race_forward(board, ext[3], ext[4], ext[5], ext[6], y)
         return
     x = np.empty(NUM_INPUTS)
     h = np.empty(b1.shape[0])
@@ -50,17 +60,19 @@ def evaluate_after(board: Any, w1: Any, b1: Any, w2: Any, b2: Any, y: Any) -> No
 
 
 @njit(cache=True)
-def rank_0ply(boards: Any, n: int, w1: Any, b1: Any, w2: Any, b2: Any, single: bool) -> Any:
+def rank_0ply(
+    boards: Any, n: int, w1: Any, b1: Any, w2: Any, b2: Any, ext: Any, single: bool
+) -> Any:
     """0-ply probabilities (rows) of the first ``n`` after-positions in ``boards``."""
     out = np.empty((n, 5))
     for i in range(n):
-        evaluate_after(boards[i], w1, b1, w2, b2, out[i])
+        evaluate_after(boards[i], w1, b1, w2, b2, ext, out[i])
     return out
 
 
 @njit(cache=True)
 def _best_reply_0ply(
-    opp: Any, d1: int, d2: int, w1: Any, b1: Any, w2: Any, b2: Any, single: bool, y: Any
+    opp: Any, d1: int, d2: int, w1: Any, b1: Any, w2: Any, b2: Any, ext: Any, single: bool, y: Any
 ) -> int:
     """The opponent (row 0 of ``opp``) plays his best 0-ply reply; ``y`` gets its value
     for him. Returns how many positions were evaluated."""
@@ -68,7 +80,7 @@ def _best_reply_0ply(
     best = -1e9
     cur = np.empty(5)
     for i in range(n):
-        evaluate_after(boards[i], w1, b1, w2, b2, cur)
+        evaluate_after(boards[i], w1, b1, w2, b2, ext, cur)
         eq = equity(cur, single)
         if eq > best:
             best = eq
@@ -81,25 +93,29 @@ def _best_reply_0ply(
 
 @njit(cache=True)
 def _evaluate_1ply(
-    board: Any, w1: Any, b1: Any, w2: Any, b2: Any, single: bool, y: Any, counter: Any
+    board: Any, w1: Any, b1: Any, w2: Any, b2: Any, ext: Any, single: bool, y: Any, counter: Any
 ) -> None:
     if board[0, 0] == CHECKERS:
-        evaluate_after(board, w1, b1, w2, b2, y)
+        evaluate_after(board, w1, b1, w2, b2, ext, y)
         return
     opp = swap(board)
     reply = np.empty(5)
     mine = np.empty(5)
     y[:] = 0.0
     for r in range(ROLLS.shape[0]):
-        counter[0] += _best_reply_0ply(opp, ROLLS[r, 0], ROLLS[r, 1], w1, b1, w2, b2, single, reply)
+        counter[0] += _best_reply_0ply(
+            opp, ROLLS[r, 0], ROLLS[r, 1], w1, b1, w2, b2, ext, single, reply
+        )
         flip(reply, mine)
         y += ROLL_WEIGHTS[r] * mine
 
 
 @njit(cache=True)
-def evaluate_1ply(board: Any, w1: Any, b1: Any, w2: Any, b2: Any, single: bool, y: Any) -> None:
+def evaluate_1ply(
+    board: Any, w1: Any, b1: Any, w2: Any, b2: Any, ext: Any, single: bool, y: Any
+) -> None:
     """1-ply probabilities of the position after a play (mover in row 0)."""
-    _evaluate_1ply(board, w1, b1, w2, b2, single, y, np.zeros(1, dtype=np.int64))
+    _evaluate_1ply(board, w1, b1, w2, b2, ext, single, y, np.zeros(1, dtype=np.int64))
 
 
 @njit(cache=True)
@@ -109,6 +125,7 @@ def _evaluate_2ply(
     b1: Any,
     w2: Any,
     b2: Any,
+    ext: Any,
     single: bool,
     keep: int,
     margin: float,
@@ -118,7 +135,7 @@ def _evaluate_2ply(
 ) -> bool:
     """2-ply into ``y``; False (``y`` unusable) if ``counter`` passed ``budget`` (> 0)."""
     if board[0, 0] == CHECKERS:
-        evaluate_after(board, w1, b1, w2, b2, y)
+        evaluate_after(board, w1, b1, w2, b2, ext, y)
         return True
     opp = swap(board)
     mine = np.empty(5)
@@ -127,7 +144,7 @@ def _evaluate_2ply(
     y[:] = 0.0
     for r in range(ROLLS.shape[0]):
         n, _, boards, _ = plays(opp, ROLLS[r, 0], ROLLS[r, 1])
-        probs = rank_0ply(boards, n, w1, b1, w2, b2, single)
+        probs = rank_0ply(boards, n, w1, b1, w2, b2, ext, single)
         counter[0] += n
         eqs = np.empty(n)
         for i in range(n):
@@ -140,7 +157,7 @@ def _evaluate_2ply(
                 break
             if budget > 0 and counter[0] > budget:
                 return False
-            _evaluate_1ply(boards[i], w1, b1, w2, b2, single, cur, counter)
+            _evaluate_1ply(boards[i], w1, b1, w2, b2, ext, single, cur, counter)
             eq = equity(cur, single)
             if eq > best:
                 best = eq
@@ -157,6 +174,7 @@ def evaluate_2ply(
     b1: Any,
     w2: Any,
     b2: Any,
+    ext: Any,
     single: bool,
     keep: int,
     margin: float,
@@ -164,7 +182,9 @@ def evaluate_2ply(
 ) -> None:
     """2-ply probabilities: the opponent's replies ranked at 0-ply, the best ``keep``
     (within ``margin``) valued at 1-ply, the best of those taken."""
-    _evaluate_2ply(board, w1, b1, w2, b2, single, keep, margin, y, np.zeros(1, dtype=np.int64), 0)
+    _evaluate_2ply(
+        board, w1, b1, w2, b2, ext, single, keep, margin, y, np.zeros(1, dtype=np.int64), 0
+    )
 
 
 @njit(cache=True)
@@ -176,6 +196,7 @@ def analyse(
     b1: Any,
     w2: Any,
     b2: Any,
+    ext: Any,
     single: bool,
     plies: int,
     keep1: int,
@@ -184,6 +205,7 @@ def analyse(
     margin2: float,
     reply_keep: int,
     budget: int,
+    readmit: int = 0,
 ) -> tuple[Any, Any, Any]:
     """Every legal play valued: returns ``(probs, equities, depth)`` rows in play order.
 
@@ -193,9 +215,15 @@ def analyse(
     compare equities only among plays of the greatest depth. A positive ``budget``
     caps the positions evaluated: when the 2-ply stage would pass it, it is dropped
     altogether and the 1-ply values decide (deterministic, unlike a clock).
+
+    ``readmit`` (default 0: off) fixes the filter's lock-in: after the admitted plays
+    are searched at a depth, up to ``readmit`` more of the filtered-out ones are
+    searched too, best first, as long as the shallower value of the next one is
+    above the best value found at the new depth (the play the shallower search
+    overrated has fallen below it, so the deeper search might prefer that one).
     """
     n, _, boards, _ = plays(board, d1, d2)
-    probs = rank_0ply(boards, n, w1, b1, w2, b2, single)
+    probs = rank_0ply(boards, n, w1, b1, w2, b2, ext, single)
     counter = np.zeros(1, dtype=np.int64)
     counter[0] = n
     eqs = np.empty(n)
@@ -221,12 +249,18 @@ def analyse(
         saved_probs = probs.copy()
         saved_eqs = eqs.copy()
         saved_depth = depth.copy()
-        for rank in range(min(keep, m)):
+        best_deep = -1e9
+        extra = 0
+        for rank in range(m):
             i = cand[order[rank]]
-            if eqs[i] < top - margin:
-                break
+            if rank >= keep or eqs[i] < top - margin:
+                # filtered out, unless its shallower value still beats the best value
+                # found deeper: then the deeper search might prefer it (re-admission)
+                if extra >= readmit or eqs[i] <= best_deep:
+                    break
+                extra += 1
             if level == 1:
-                _evaluate_1ply(boards[i], w1, b1, w2, b2, single, probs[i], counter)
+                _evaluate_1ply(boards[i], w1, b1, w2, b2, ext, single, probs[i], counter)
             else:
                 done = _evaluate_2ply(
                     boards[i],
@@ -234,6 +268,7 @@ def analyse(
                     b1,
                     w2,
                     b2,
+                    ext,
                     single,
                     reply_keep,
                     0.1,
@@ -248,12 +283,13 @@ def analyse(
                     return probs, eqs, depth
             eqs[i] = equity(probs[i], single)
             depth[i] = level
+            best_deep = max(best_deep, eqs[i])
     return probs, eqs, depth
 
 
 @njit(cache=True)
 def choose_0ply(
-    board: Any, d1: int, d2: int, w1: Any, b1: Any, w2: Any, b2: Any, single: bool
+    board: Any, d1: int, d2: int, w1: Any, b1: Any, w2: Any, b2: Any, ext: Any, single: bool
 ) -> int:
     """Index of the best play at 0-ply (the training and fast-benchmark policy)."""
     n, _, boards, _ = plays(board, d1, d2)
@@ -261,7 +297,7 @@ def choose_0ply(
     pick = 0
     y = np.empty(5)
     for i in range(n):
-        evaluate_after(boards[i], w1, b1, w2, b2, y)
+        evaluate_after(boards[i], w1, b1, w2, b2, ext, y)
         eq = equity(y, single)
         if boards[i, 0, 0] == CHECKERS:
             return i
@@ -288,7 +324,7 @@ def choose_pubeval(board: Any, d1: int, d2: int) -> int:
 
 @njit(cache=True)
 def duel_0ply_vs_pubeval(
-    w1: Any, b1: Any, w2: Any, b2: Any, pairs: int, seed: int, single: bool
+    w1: Any, b1: Any, w2: Any, b2: Any, ext: Any, pairs: int, seed: int, single: bool
 ) -> Any:
     """``pairs`` pairs of games, net at 0-ply against pubeval, the net taking each seat
     once with the same dice. Returns the net's points in each game (negative: a loss)."""
@@ -314,7 +350,7 @@ def duel_0ply_vs_pubeval(
             while True:
                 _n, _, boards, _ = plays(board, d1, d2)
                 if seat == net_seat:
-                    i = choose_0ply(board, d1, d2, w1, b1, w2, b2, single)
+                    i = choose_0ply(board, d1, d2, w1, b1, w2, b2, ext, single)
                 else:
                     i = choose_pubeval(board, d1, d2)
                 after = boards[i]

@@ -105,7 +105,7 @@ def train(
         n = min(config.chunk, config.games - done)
         alpha = config.alpha_at(done)
         started = time.perf_counter()
-        stats = train_games(*net.params(), n, config.chunk_seed(done), alpha, config.lam)
+        stats = train_games(*net.weights(), n, config.chunk_seed(done), alpha, config.lam)
         done += n
         net.meta["games"] = done
         if config.eval_every and done >= next_eval:

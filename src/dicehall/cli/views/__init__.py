@@ -30,6 +30,10 @@ class DefaultView:
         """Best options with their values for the player to act, or None if no hints."""
         return None
 
+    def rollout_hint(self, state: State) -> RenderableType | None:
+        """Best options valued by rollouts (``hint --rollout``), or None if no such hints."""
+        return None
+
     def confirm(self, state: State, action: Any) -> bool:
         """Whether a person confirms ``action`` (with a chance to undo) before it counts."""
         return True
