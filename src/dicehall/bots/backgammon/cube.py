@@ -487,6 +487,12 @@ def position_probs(board: Any, network: Network, plies: int = 1) -> Any:
         evaluate_2ply(theirs, *params, False, 1, 0.1, y)
     out = np.zeros(5)
     flip(y, out)
+    # a side that has borne off a checker cannot lose a gammon, whatever the net says
+    b = np.asarray(board)
+    if b[1, 0] > 0:
+        out[1] = out[2] = 0.0
+    if b[0, 0] > 0:
+        out[3] = out[4] = 0.0
     return out
 
 
