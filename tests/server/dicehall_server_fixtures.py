@@ -65,3 +65,17 @@ def client_fixture(sqlite_url: str) -> Iterator[Any]:
 
     with TestClient(create_app(sqlite_url, bot_delay=0)) as c:
         yield c
+
+
+def create_game(client: Any, seed: str = "s33d", **body: Any) -> dict[str, Any]:
+    """Create a game over HTTP and give the creator's seats their seed (the second step that
+    fair dice need); returns the creation's answer."""
+    res = client.post("/api/games", json=body)
+    assert res.status_code == 201, res.text
+    created: dict[str, Any] = res.json()
+    tokens = ",".join(created["tokens"].values())
+    seeded = client.post(
+        f"/api/games/{created['id']}/seed", json={"seed": seed}, headers={"X-Seat-Token": tokens}
+    )
+    assert seeded.status_code == 200, seeded.text
+    return created

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from dicehall_server_fixtures import client_fixture, sqlite_url_fixture  # noqa: F401
+from dicehall_server_fixtures import (  # noqa: F401
+    client_fixture,
+    create_game,
+    sqlite_url_fixture,
+)
 
 
 def test_catalog_lists_games_options_and_opponents(client: Any) -> None:
@@ -25,16 +29,15 @@ def test_create_errors_are_clear(client: Any) -> None:
     assert res.status_code == 400
     res = client.post("/api/games", json={"game": "backgammon", "seed": "no spaces"})
     assert res.status_code == 400
+    res = client.post("/api/games", json={"game": "backgammon", "seed": "x" * 65})
+    assert res.status_code == 422
     res = client.post("/api/games", json={"opponent": "random"})
     assert res.status_code == 422  # body validation
     assert client.get("/api/games/nope").status_code == 404
 
 
 def test_friend_game_lobby_join_and_act_over_http(client: Any) -> None:
-    created = client.post(
-        "/api/games",
-        json={"game": "backgammon", "opponent": "friend", "name": "ann", "seed": "ann1"},
-    ).json()
+    created = create_game(client, seed="ann1", game="backgammon", opponent="friend", name="ann")
     game_id, t0 = created["id"], created["tokens"]["0"]
     assert created["url"] == f"/g/{game_id}"
     lobby = client.get("/api/lobby").json()
@@ -64,9 +67,11 @@ def test_friend_game_lobby_join_and_act_over_http(client: Any) -> None:
     assert res.status_code == 409 and res.json()["error"]["code"] == "out_of_turn"
     res = client.post(f"/api/games/{game_id}/act", json={"tokens": [tokens[mover]], "text": "13/1"})
     assert res.status_code == 422 and res.json()["error"]["legal"]
-    legal = client.get(f"/api/games/{game_id}", params={"token": tokens[mover]}).json()
+    legal = client.get(f"/api/games/{game_id}", headers={"X-Seat-Token": tokens[mover]}).json()
     assert legal["you"] == [mover] and legal["legal"]
-    assert client.get(f"/api/games/{game_id}", params={"token": "x"}).json()["legal"] is None
+    assert (
+        client.get(f"/api/games/{game_id}", headers={"X-Seat-Token": "x"}).json()["legal"] is None
+    )
     res = client.post(
         f"/api/games/{game_id}/act",
         json={"tokens": [tokens[mover]], "text": legal["legal"][0], "seq": snap["seq"]},
@@ -76,7 +81,7 @@ def test_friend_game_lobby_join_and_act_over_http(client: Any) -> None:
 
 def test_records_frames_and_rematch_of_a_finished_game(client: Any) -> None:
     service = client.app.state.service
-    created = client.post("/api/games", json={"game": "backgammon", "opponent": "random"}).json()
+    created = create_game(client, game="backgammon", opponent="random")
     game_id, token = created["id"], created["tokens"]["0"]
     live = service.get(game_id)
     while not live.state.is_terminal():
@@ -106,7 +111,15 @@ def test_records_frames_and_rematch_of_a_finished_game(client: Any) -> None:
     assert again["id"] != game_id and "0" in again["tokens"]
     assert client.get(f"/api/games/{game_id}").json()["rematch"] == again["id"]
     new = client.get(f"/api/games/{again['id']}").json()
-    assert new["status"] == "playing" and new["rematch_of"] == game_id
+    # the rematch waits for a fresh seed: the old one was known before its commitment
+    assert new["status"] == "waiting" and new["rematch_of"] == game_id
+    assert [p["seeded"] for p in new["players"]] == [False, True]
+    res = client.post(
+        f"/api/games/{again['id']}/seed",
+        json={"seed": "fresh"},
+        headers={"X-Seat-Token": again["tokens"]["0"]},
+    )
+    assert res.status_code == 200 and res.json()["status"] == "playing"
 
 
 def test_pages_static_files_and_openapi(client: Any) -> None:

@@ -7,7 +7,7 @@ import threading
 import time
 from typing import Any
 
-from dicehall_server_fixtures import sqlite_url_fixture  # noqa: F401
+from dicehall_server_fixtures import create_game, sqlite_url_fixture  # noqa: F401
 from fastapi.testclient import TestClient
 
 from dicehall.bots import registry
@@ -33,7 +33,7 @@ def play_some(client: Any, game_id: str, tokens: list[str], moves: int) -> None:
 
 def test_a_new_server_on_the_same_database_resumes_games(sqlite_url: str) -> None:
     with TestClient(create_app(sqlite_url, bot_delay=0)) as c:
-        created = c.post("/api/games", json={"game": "backgammon", "opponent": "local"}).json()
+        created = create_game(c, game="backgammon", opponent="local")
         game_id = created["id"]
         tokens = [created["tokens"]["0"], created["tokens"]["1"]]
         play_some(c, game_id, tokens, 6)
@@ -86,7 +86,7 @@ def test_a_slow_bot_blocks_no_other_game(sqlite_url: str, monkeypatch: Any) -> N
             return state.legal_actions()[0]
 
     monkeypatch.setitem(registry.GENERIC_AGENTS, "slow", lambda g, a, s: SlowBot())
-    service = GameService(Store(sqlite_url), bot_delay=0)
+    service = GameService(Store(sqlite_url), bot_delay=0, bot_specs=lambda game: ("slow", "random"))
     slow_id, slow_tokens = service.create("backgammon", opponent="slow", seat=0)
     slow = service.get(slow_id)
     while not thinking.is_set():  # play our moves until the slow bot is to move

@@ -6,16 +6,19 @@ import json
 import threading
 from typing import Any
 
-from dicehall_server_fixtures import client_fixture, sqlite_url_fixture  # noqa: F401
+from dicehall_server_fixtures import (  # noqa: F401
+    client_fixture,
+    create_game,
+    sqlite_url_fixture,
+)
 
 from dicehall.server.service import ServiceError
 
 
 def friend_game(client: Any) -> tuple[str, str, str]:
     """A backgammon game between two people; returns (id, token of seat 0, token of seat 1)."""
-    res = client.post("/api/games", json={"game": "backgammon", "opponent": "friend"})
-    assert res.status_code == 201
-    game_id, t0 = res.json()["id"], res.json()["tokens"]["0"]
+    res = create_game(client, game="backgammon", opponent="friend")
+    game_id, t0 = res["id"], res["tokens"]["0"]
     joined = client.post(f"/api/games/{game_id}/join", json={"name": "bob", "seed": "b0b"})
     assert joined.status_code == 200 and joined.json()["seat"] == 1
     return game_id, t0, joined.json()["token"]
@@ -28,7 +31,7 @@ def recv(ws: Any, kind: str) -> dict[str, Any]:
         assert msg["v"] == 1
         if msg["type"] == kind:
             return msg  # type: ignore[no-any-return]
-        assert msg["type"] in ("event", "snapshot", "ok"), msg
+        assert msg["type"] in ("update", "snapshot", "ok"), msg
 
 
 def join(ws: Any, game_id: str, tokens: list[str]) -> dict[str, Any]:
@@ -111,16 +114,20 @@ def test_out_of_turn_illegal_and_stale_actions(client: Any) -> None:
         mover_ws.send_json({"type": "act", "v": 1, "text": mover["legal"][0], "seq": seq - 1})
         assert recv(mover_ws, "error")["code"] == "stale"
         assert client.get(f"/api/games/{game_id}").json()["seq"] == seq
-        # now a legal one: the mover gets ok, everybody gets the events and a new snapshot
+        # now a legal one: the mover gets ok, everybody gets one update with the new entries
         mover_ws.send_json({"type": "act", "v": 1, "ref": 2, "text": mover["legal"][0], "seq": seq})
         assert recv(mover_ws, "ok")["seq"] == seq + 2  # the play and the next roll
-        event = recv(watcher, "event")
-        assert event["seq"] == seq + 1 and event["text"] == mover["legal"][0]
-        roll = recv(watcher, "event")
-        assert roll["actor"] == -1
-        snap = recv(watcher, "snapshot")
-        assert snap["seq"] == seq + 2 and snap["last"]["text"] == mover["legal"][0]
-        assert snap["legal"] is None  # spectators never get legal moves
+        update = recv(watcher, "update")
+        play, roll = update["entries"]
+        assert play["seq"] == seq + 1 and play["text"] == mover["legal"][0]
+        assert roll["actor"] == -1 and roll["seq"] == seq + 2
+        assert update["seq"] == seq + 2 and update["last"]["text"] == mover["legal"][0]
+        assert "log" not in update  # incremental: the log is not sent again
+        assert update["legal"] is None  # spectators never get legal moves
+        # the seat now to move gets its legal moves in its update
+        now_ws = waiter_ws
+        mine = recv(now_ws, "update")
+        assert mine["seq"] == seq + 2 and mine["legal"] and mine["to_move"] != mover["to_move"]
 
 
 def test_two_clients_acting_at_once_exactly_one_wins(client: Any) -> None:

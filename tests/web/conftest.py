@@ -131,7 +131,9 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture
 def context(browser: Any) -> Iterator[Any]:
-    ctx = browser.new_context(viewport={"width": 1100, "height": 800})
+    # Playwright's wait_for_function evaluates strings, which the pages' CSP forbids
+    # (tests/server/test_hardening.py checks the header; test_csp_page.py a page under it)
+    ctx = browser.new_context(viewport={"width": 1100, "height": 800}, bypass_csp=True)
     ctx.set_default_timeout(30_000)
     yield ctx
     ctx.close()
@@ -142,6 +144,7 @@ def new_game(server: Server) -> Callable[..., dict[str, Any]]:
     """Create a game over HTTP: new_game("backgammon", "random", options={...})."""
 
     def make(game: str, opponent: str = "random", **body: Any) -> dict[str, Any]:
+        body.pop("seed", None)  # the game page sends the seed, after the commitment is public
         return server.api("/api/games", {"game": game, "opponent": opponent, **body})  # type: ignore[no-any-return]
 
     return make

@@ -59,7 +59,10 @@ def test_complete_game_against_random_bot(server: Any, context: Any, new_game: A
 
 
 def test_online_game_between_two_browsers_with_a_spectator(server: Any, browser: Any) -> None:
-    contexts = [browser.new_context(viewport={"width": w, "height": 800}) for w in (1000, 390, 800)]
+    contexts = [
+        browser.new_context(viewport={"width": w, "height": 800}, bypass_csp=True)
+        for w in (1000, 390, 800)
+    ]
     try:
         ann, bob, watcher = (c.new_page() for c in contexts)
         errors: list[str] = []

@@ -31,7 +31,7 @@ def open_board(
     """Create a game against ``random`` and open it holding ``seat`` in a page ``width`` wide;
     returns the browser context, the page and the list collecting page errors."""
     game = new_game("coinrows", "random", options=options, seat=seat)
-    context = browser.new_context(viewport={"width": width, "height": 800})
+    context = browser.new_context(viewport={"width": width, "height": 800}, bypass_csp=True)
     context.set_default_timeout(15_000)
     page = context.new_page()
     errors: list[str] = []

@@ -32,7 +32,7 @@ def open_board(
     """Create a game against ``random`` bots and open it holding seat 1 in a page ``width``
     wide; returns the browser context, the page and the list collecting page errors."""
     game = new_game("whitedie", "random", options=options, seat=0)
-    context = browser.new_context(viewport={"width": width, "height": 900})
+    context = browser.new_context(viewport={"width": width, "height": 900}, bypass_csp=True)
     context.set_default_timeout(15_000)
     page = context.new_page()
     errors: list[str] = []

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import warnings
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -28,22 +29,57 @@ def register(app: typer.Typer) -> None:
             float, typer.Option(help="seconds a bot waits before moving (for the eye)")
         ] = 0.4,
         log_level: Annotated[str, typer.Option(help="uvicorn log level")] = "info",
+        workers: Annotated[
+            int,
+            typer.Option(min=1, max=64, help="server processes (more than one needs PostgreSQL)"),
+        ] = 1,
+        address_rate: Annotated[
+            float,
+            typer.Option(help="HTTP requests and connections per second per address (0: off)"),
+        ] = 20.0,
     ) -> None:
         """Serve the lobby and the boards at http://HOST:PORT/ (API docs at /docs)."""
         try:
             import uvicorn
 
-            from dicehall.server.app import create_app
+            from dicehall.server.app import ENV_ADDRESS_RATE, ENV_BOT_DELAY, ENV_DB, create_app
+            from dicehall.server.limits import Limits
             from dicehall.server.storage import default_url, normalise_url
         except ImportError as exc:  # pragma: no cover - depends on the install
             console.print(f"[red]the web server needs: pip install 'dicehall[web]' ({exc})[/]")
             raise typer.Exit(2) from None
         url = normalise_url(db) if db else default_url()
+        if workers > 1 and url.startswith("sqlite"):
+            console.print(
+                "[red]--workers needs PostgreSQL (--db postgresql://...): SQLite is for one "
+                "process[/]"
+            )
+            raise typer.Exit(2)
         shown = url.split("@")[-1] if "@" in url else url
-        console.print(f"dicehall: http://{host}:{port}/  (database {shown})", soft_wrap=True)
-        application = create_app(url, bot_delay=bot_delay)
+        console.print(
+            f"dicehall: http://{host}:{port}/  (database {shown}, {workers} process"
+            f"{'es' if workers > 1 else ''})",
+            soft_wrap=True,
+        )
+        limits = Limits(address_rate=address_rate)
         # The classic "websockets" implementation: deprecated in uvicorn 0.54, but it is what the
         # browser tests run against (one run with "websockets-sansio" got no answer to a join;
         # not reproduced since, so not yet trusted).
         warnings.filterwarnings("ignore", message="The `websockets` implementation is deprecated")
-        uvicorn.run(application, host=host, port=port, log_level=log_level, ws="websockets")
+        common: dict[str, Any] = {
+            "host": host,
+            "port": port,
+            "log_level": log_level,
+            "ws": "websockets",
+            "ws_max_size": limits.max_frame,
+            # compression cost ~6% of the server's CPU under load; updates are small now
+            "ws_per_message_deflate": False,
+        }
+        if workers == 1:
+            uvicorn.run(create_app(url, bot_delay=bot_delay, limits=limits), **common)
+            return
+        # several processes: each builds its own app from these (uvicorn imports the factory)
+        os.environ[ENV_DB] = url
+        os.environ[ENV_BOT_DELAY] = str(bot_delay)
+        os.environ[ENV_ADDRESS_RATE] = str(address_rate)
+        uvicorn.run("dicehall.server.app:app_from_env", factory=True, workers=workers, **common)

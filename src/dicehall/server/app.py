@@ -10,21 +10,30 @@ import asyncio
 import contextlib
 import json
 import logging
+import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
-from dicehall.bots.registry import agent_names
 from dicehall.core.errors import DicehallError
 from dicehall.core.fairness import verify_record
 from dicehall.core.registry import game_class, registered_games
-from dicehall.server.service import PROTOCOL_VERSION, GameService, LogEntry, ServiceError
+from dicehall.server.limits import AddressLimiter, Limits, TokenBucket, clip
+from dicehall.server.service import (
+    OPTION_CAP,
+    PROTOCOL_VERSION,
+    GameService,
+    LiveGame,
+    LogEntry,
+    ServiceError,
+)
 from dicehall.server.storage import Store
 
 log = logging.getLogger("dicehall.server")
@@ -43,76 +52,272 @@ STATUS = {
     "game_over": 409,
     "not_started": 409,
     "not_finished": 409,
+    "too_long": 413,
+    "already_seeded": 409,
 }
 
 
 # -- request bodies ------------------------------------------------------------
+LIMITS = Limits()
+
+
 class CreateGame(BaseModel):
-    game: str = Field(description="registered game name, e.g. backgammon")
+    game: str = Field(max_length=40, description="registered game name, e.g. backgammon")
     options: dict[str, Any] = Field(default_factory=dict, description="game options")
     opponent: str = Field(
-        "random", description="an agent spec (random, bot, bot:LEVEL), friend or local"
+        "random",
+        max_length=60,
+        description="one of the catalog's opponents for the game, friend or local",
     )
     seat: int | None = Field(0, description="the creator's seat (0 moves first); null: random")
     name: str | None = Field(None, max_length=40, description="the creator's guest name")
-    seed: str = Field("", description="the creator's player seed for the fair dice")
+    seed: str = Field(
+        "",
+        max_length=64,
+        description="must stay empty: the player seed is sent after the game's commitment is "
+        "published, with POST /api/games/{id}/seed",
+    )
 
 
 class JoinGame(BaseModel):
     seat: int | None = Field(None, description="seat to claim; null: the first open one")
     name: str | None = Field(None, max_length=40)
-    seed: str = ""
+    seed: str = Field("", max_length=64, description="the joiner's player seed")
+
+
+class SeedBody(BaseModel):
+    seed: str = Field(max_length=64, description="the player seed for the fair dice")
+    tokens: list[str] = Field(
+        default_factory=list, max_length=LIMITS.max_tokens, description="or X-Seat-Token"
+    )
 
 
 class ActBody(BaseModel):
-    tokens: list[str] = Field(description="seat tokens held by the caller")
-    text: str = Field(description="the action text, e.g. 24/18 13/11")
+    tokens: list[str] = Field(
+        default_factory=list,
+        max_length=LIMITS.max_tokens,
+        description="seat tokens held by the caller (or the X-Seat-Token header)",
+    )
+    text: str = Field(max_length=LIMITS.max_action, description="the action text, e.g. 24/18")
     seq: int | None = Field(None, description="the seq of the snapshot the action is for")
 
 
 class Tokens(BaseModel):
-    tokens: list[str]
+    tokens: list[str] = Field(default_factory=list, max_length=LIMITS.max_tokens)
+
+
+def header_tokens(request: Request) -> list[str]:
+    """Seat tokens from the ``X-Seat-Token`` header (comma-separated), never from the URL."""
+    raw = request.headers.get("x-seat-token", "")
+    return [t.strip() for t in raw.split(",") if t.strip()][: LIMITS.max_tokens]
+
+
+# -- middleware (plain ASGI: cheap, and it sees the body before anybody reads it) -----------
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'self'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
+#: the API explorer (/docs, /redoc) loads its scripts from a CDN
+DOCS_CSP = (
+    "default-src 'self'; script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
+    "style-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; img-src 'self' data: "
+    "https://fastapi.tiangolo.com; frame-ancestors 'none'"
+)
+SECURITY_HEADERS = [
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"no-referrer"),
+]
+
+
+class Guard:
+    """Refuses what no client needs before the app sees it: bodies over ``max_body`` (413),
+    ``?token=`` in a URL (400: tokens go in headers or messages, never in access logs), too many
+    requests or WebSocket connections from one address (429); adds the security headers."""
+
+    def __init__(self, app: Any, limits: Limits) -> None:
+        self.app = app
+        self.limits = limits
+        self.addresses = AddressLimiter(limits.address_rate, limits.address_burst)
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        kind = scope["type"]
+        if kind not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        address = (scope.get("client") or ("?", 0))[0]
+        if not self.addresses.allow(address):
+            await self._refuse(scope, send, 429, "rate_limited", "too many requests: slow down")
+            return
+        query = scope.get("query_string", b"")
+        if b"token" in query and any(
+            part.split(b"=", 1)[0] in (b"token", b"tokens") for part in query.split(b"&")
+        ):
+            await self._refuse(
+                scope,
+                send,
+                400,
+                "token_in_url",
+                "seat tokens never go in a URL (it ends up in logs): send them in the "
+                "X-Seat-Token header or in the message",
+            )
+            return
+        if kind == "websocket":
+            await self.app(scope, receive, send)
+            return
+        limit = self.limits.max_body
+        length = None
+        for name, value in scope.get("headers", ()):
+            if name == b"content-length":
+                length = value
+        if length is not None and (not length.isdigit() or int(length) > limit):
+            await self._refuse(
+                scope, send, 413, "too_big", f"a request body is at most {limit} bytes"
+            )
+            return
+        if length is None and scope.get("method") in ("POST", "PUT", "PATCH"):
+            # a body without a length (chunked): read it here, at most ``limit`` bytes of it
+            body, more = b"", True
+            while more:
+                message = await receive()
+                if message["type"] != "http.request":
+                    return  # the client went away
+                body += message.get("body", b"")
+                more = message.get("more_body", False)
+                if len(body) > limit:
+                    await self._refuse(
+                        scope, send, 413, "too_big", f"a request body is at most {limit} bytes"
+                    )
+                    return
+            replayed = False
+
+            async def replay() -> Any:
+                nonlocal replayed
+                if not replayed:
+                    replayed = True
+                    return {"type": "http.request", "body": body, "more_body": False}
+                return await receive()
+
+            receive = replay
+
+        path = scope.get("path", "")
+        csp = (DOCS_CSP if path in ("/docs", "/redoc") else CSP).encode()
+
+        async def secured_send(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                headers += [*SECURITY_HEADERS, (b"content-security-policy", csp)]
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, secured_send)
+
+    @staticmethod
+    async def _refuse(scope: Any, send: Any, status: int, code: str, message: str) -> None:
+        if scope["type"] == "websocket":
+            await send({"type": "websocket.close", "code": 1008, "reason": message[:120]})
+            return
+        body = json.dumps({"error": {"code": code, "message": message}}).encode()
+        await send(
+            {
+                "type": "http.response.start",
+                "status": status,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                    *SECURITY_HEADERS,
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})
 
 
 # -- live connections ------------------------------------------------------------
 class Connection:
-    def __init__(self, ws: WebSocket) -> None:
+    """One WebSocket: the game it watches, the seats it holds, its send queue and rate."""
+
+    def __init__(self, ws: WebSocket, limits: Limits) -> None:
         self.ws = ws
         self.game_id: str | None = None
         self.seats: list[int] = []
-        self.sent_version = -1
-        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.max_queue = limits.send_queue
+        self.bucket = TokenBucket(limits.message_rate, limits.message_burst)
+        self.floods = 0
+        self.too_slow = False
+
+    def push(self, text: str) -> None:
+        """Queue ``text`` to send (event loop thread); a reader too slow to keep up with
+        ``max_queue`` messages is cut off (it reconnects and gets a fresh snapshot)."""
+        if self.too_slow:
+            return
+        if self.queue.qsize() >= self.max_queue:
+            self.too_slow = True
+            self.queue.put_nowait(None)
+            return
+        self.queue.put_nowait(text)
 
 
 class Hub:
-    """Fans committed actions out to the WebSocket connections watching each game."""
+    """Fans committed changes out to the WebSocket connections watching each game.
+
+    The service calls ``on_commit`` in the committing thread, under the game's lock: the
+    update is built and serialised there (once for watchers, once for the seat to move), and
+    handed to the event loop, which only queues the text on each connection. Changes made by
+    other processes arrive through ``GameService.on_remote`` and take the same way.
+    """
 
     def __init__(self, service: GameService) -> None:
         self.service = service
         self.rooms: dict[str, set[Connection]] = {}
+        self._lock = threading.Lock()
         self.loop: asyncio.AbstractEventLoop | None = None
         service.listeners.append(self.on_commit)
 
-    def on_commit(self, game_id: str, entries: list[LogEntry]) -> None:
-        """Called by the service (any thread) after a commit."""
+    def on_commit(self, live: LiveGame, entries: list[LogEntry]) -> None:
+        """Called by the service (any thread, game lock held) after a change."""
         loop = self.loop
-        if loop is None or loop.is_closed():
+        if loop is None or loop.is_closed() or live.id not in self.rooms:
             return
+        try:
+            plain, mover, seat = self.service.update_messages(live, entries)
+        except Exception as exc:  # a broken view must not silence the game: say so
+            log.exception("update of game %s failed", live.id)
+            message = clip(f"the server could not draw the game: {exc}", 200)
+            plain = json.dumps(
+                {
+                    "type": "error",
+                    "v": PROTOCOL_VERSION,
+                    "code": "internal_error",
+                    "message": message,
+                }
+            )
+            mover, seat = None, None
         with contextlib.suppress(RuntimeError):
-            loop.call_soon_threadsafe(self._dispatch, game_id, entries)
+            loop.call_soon_threadsafe(self._dispatch, live.id, plain, mover, seat)
 
-    def _dispatch(self, game_id: str, entries: list[LogEntry]) -> None:
+    def _dispatch(self, game_id: str, plain: str, mover: str | None, seat: int | None) -> None:
         for conn in list(self.rooms.get(game_id, ())):
-            for e in entries:
-                conn.queue.put_nowait({"type": "event", "v": PROTOCOL_VERSION, **e.to_dict()})
-            conn.queue.put_nowait({"type": "snapshot"})  # built when sent: always the latest
+            conn.push(mover if mover is not None and seat in conn.seats else plain)
 
-    def enter(self, conn: Connection, game_id: str) -> None:
-        self.leave(conn)
-        conn.game_id = game_id
-        self.rooms.setdefault(game_id, set()).add(conn)
+    def enter(self, conn: Connection, live: LiveGame, seats: list[int], first: str) -> None:
+        """Put ``conn`` in the room of ``live`` and queue ``first`` (its snapshot) before any
+        later update. Runs in a worker thread with the game's lock held, so no commit falls
+        between the snapshot and the room."""
+        loop = self.loop
+        assert loop is not None
+        with self._lock:
+            self._leave(conn)
+            conn.game_id, conn.seats = live.id, seats
+            self.rooms.setdefault(live.id, set()).add(conn)
+        loop.call_soon_threadsafe(conn.push, first)
 
     def leave(self, conn: Connection) -> None:
+        with self._lock:
+            self._leave(conn)
+
+    def _leave(self, conn: Connection) -> None:
         if conn.game_id is not None:
             room = self.rooms.get(conn.game_id)
             if room is not None:
@@ -121,6 +326,30 @@ class Hub:
                     del self.rooms[conn.game_id]
         conn.game_id = None
 
+    def on_remote(self, game_id: str, seq: int) -> None:
+        """Another process changed ``game_id``: catch up if somebody here watches it, else
+        forget the cached copy (it reloads when touched)."""
+        if game_id in self.rooms:
+            self.service.on_remote(game_id, seq)
+        else:
+            self.service.forget(game_id)
+
+
+ENV_DB = "DICEHALL_DB"
+ENV_BOT_DELAY = "DICEHALL_BOT_DELAY"
+ENV_ADDRESS_RATE = "DICEHALL_ADDRESS_RATE"
+
+
+def app_from_env() -> FastAPI:
+    """The app of one worker process of ``dicehall serve --workers N``, configured by the
+    ``DICEHALL_DB``, ``DICEHALL_BOT_DELAY`` and ``DICEHALL_ADDRESS_RATE`` variables."""
+    import os
+
+    limits = Limits(address_rate=float(os.environ.get(ENV_ADDRESS_RATE, "20")))
+    return create_app(
+        os.environ.get(ENV_DB), bot_delay=float(os.environ.get(ENV_BOT_DELAY, "0.4")), limits=limits
+    )
+
 
 def create_app(
     db: str | None = None,
@@ -128,19 +357,44 @@ def create_app(
     prefix: str = "",
     bot_delay: float = 0.4,
     store: Store | None = None,
+    limits: Limits | None = None,
+    bot_workers: int = 2,
+    expire_every: float = 600.0,
 ) -> FastAPI:
-    """The dicehall web app on the database ``db`` (default: SQLite in the user data dir)."""
+    """The dicehall web app on the database ``db`` (default: SQLite in the user data dir).
+
+    Games load lazily (when first touched). On PostgreSQL the app listens for the changes
+    other processes commit, so any number of processes can serve one database. Every
+    ``expire_every`` seconds abandoned games are expired (``GameService.expire``).
+    """
+    limits = limits or Limits()
     store = store or Store(db, prefix=prefix)
-    service = GameService(store, bot_delay=bot_delay)
+    service = GameService(store, bot_delay=bot_delay, limits=limits, bot_workers=bot_workers)
     hub = Hub(service)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         hub.loop = asyncio.get_running_loop()
-        resumed = await asyncio.to_thread(service.resume_all)
-        if resumed:
-            log.info("resumed %d unfinished games", resumed)
+        stop = threading.Event()
+        listener = threading.Thread(
+            target=store.listen, args=(hub.on_remote, stop), name="dicehall-listen", daemon=True
+        )
+        listener.start()
+
+        async def expire_loop() -> None:
+            while True:
+                try:
+                    expired = await asyncio.to_thread(service.expire)
+                    if expired:
+                        log.info("expired %d abandoned games", len(expired))
+                except Exception:
+                    log.exception("expiring games failed")
+                await asyncio.sleep(expire_every)
+
+        expirer = asyncio.create_task(expire_loop())
         yield
+        expirer.cancel()
+        stop.set()
         service.close()
 
     app = FastAPI(
@@ -152,7 +406,19 @@ def create_app(
     )
     app.state.service = service
     app.state.hub = hub
+    app.state.limits = limits
+    app.add_middleware(Guard, limits=limits)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
+        # FastAPI's own reply quotes the whole input back: say where and what, never the input
+        problems = [
+            f"{'.'.join(str(p) for p in e.get('loc', ()) if p != 'body')}: {e.get('msg', '')}"
+            for e in exc.errors()[:5]
+        ]
+        message = clip("; ".join(problems), 400)
+        return JSONResponse({"error": {"code": "bad_request", "message": message}}, 422)
 
     @app.exception_handler(ServiceError)
     async def _service_error(request: Request, exc: ServiceError) -> JSONResponse:
@@ -206,11 +472,14 @@ def create_app(
                             "description": o.description,
                             "choices": list(o.choices) if o.choices else None,
                             "minimum": o.minimum,
-                            "maximum": o.maximum,
+                            # the server's cap where the game states none
+                            "maximum": o.maximum
+                            if o.maximum is not None or o.type is not int
+                            else OPTION_CAP,
                         }
                         for o in cls.option_specs
                     ],
-                    "opponents": [a for a in agent_names(name) if a != "human"],
+                    "opponents": list(service.bot_specs(name)),
                 }
             )
         return out
@@ -222,37 +491,61 @@ def create_app(
 
     @app.post("/api/games", tags=["games"], status_code=201)
     def create_game(body: CreateGame) -> dict[str, Any]:
-        """Create a game. Keep the returned tokens secret: they are the seats."""
+        """Create a game. Keep the returned tokens secret: they are the seats.
+
+        The game waits for the creator's player seed, sent with ``POST
+        /api/games/{id}/seed`` now that the returned commitment is public (a seed in this
+        request would let a server pick its own seed after seeing it)."""
+        if body.seed:
+            raise ServiceError(
+                "bad_request",
+                "send your player seed after the game's commitment is published: create "
+                "without a seed, then POST /api/games/{id}/seed",
+            )
         game_id, tokens = service.create(
             body.game,
             body.options,
             opponent=body.opponent,
             seat=body.seat,
             name=body.name,
-            seed=body.seed,
+            seed=None,
         )
-        return {"id": game_id, "url": f"/g/{game_id}", "tokens": tokens}
+        live = service.get(game_id)
+        return {
+            "id": game_id,
+            "url": f"/g/{game_id}",
+            "tokens": tokens,
+            "commitment": live.row.commitment,
+        }
+
+    @app.post("/api/games/{game_id}/seed", tags=["games"])
+    def seed(game_id: str, body: SeedBody, request: Request) -> dict[str, Any]:
+        """Give your seats their player seed (once; the game starts when every seat has it).
+        Tokens in the ``X-Seat-Token`` header or the body."""
+        live = service.get(game_id)
+        seats = service.seats_for(live, body.tokens or header_tokens(request))
+        seeded = service.provide_seed(game_id, seats, body.seed)
+        return {"ok": True, "seeded": seeded, "status": live.row.status}
 
     @app.get("/api/games/{game_id}", tags=["games"])
-    def get_game(
-        game_id: str, token: Annotated[list[str] | None, Query()] = None
-    ) -> dict[str, Any]:
-        """The snapshot of a game: a spectator's, or with ``?token=`` that of the seats held
-        (then with the legal actions when one of them is to move)."""
+    def get_game(game_id: str, request: Request) -> dict[str, Any]:
+        """The snapshot of a game: a spectator's, or with the ``X-Seat-Token`` header that of
+        the seats held (then with the legal actions when one of them is to move)."""
         live = service.get(game_id)
-        return service.snapshot(live, service.seats_for(live, token or []))
+        return service.snapshot(live, service.seats_for(live, header_tokens(request)))
 
     @app.post("/api/games/{game_id}/join", tags=["games"])
     def join_game(game_id: str, body: JoinGame) -> dict[str, Any]:
-        """Claim an open seat; returns its secret token."""
+        """Claim an open seat; returns its secret token. The game's commitment is public
+        before anyone can join, so the joiner's seed comes with the join."""
         seat, token = service.join(game_id, body.seat, body.name, body.seed)
         return {"id": game_id, "seat": seat, "token": token}
 
     @app.post("/api/games/{game_id}/act", tags=["games"])
-    def act(game_id: str, body: ActBody) -> dict[str, Any]:
+    def act(game_id: str, body: ActBody, request: Request) -> dict[str, Any]:
         """Play an action over plain HTTP (the browser uses the WebSocket)."""
         live = service.get(game_id)
-        seats = service.seats_for(live, body.tokens)
+        seats = service.seats_for(live, body.tokens or header_tokens(request))
         seq = service.act(game_id, seats, body.text, body.seq)
         return {"ok": True, "seq": seq}
 
@@ -269,7 +562,7 @@ def create_app(
         rec = service.record(game_id)
         headers = {}
         if format not in ("json", "mat"):
-            raise ServiceError("bad_request", f"format {format!r}: expected json or mat")
+            raise ServiceError("bad_request", f"format {clip(format, 20)!r}: expected json or mat")
         if download:
             headers["Content-Disposition"] = f'attachment; filename="dicehall-{game_id}.{format}"'
         if format == "mat":
@@ -311,18 +604,34 @@ def create_app(
     @app.websocket("/ws")
     async def websocket(ws: WebSocket) -> None:
         await ws.accept()
-        conn = Connection(ws)
+        conn = Connection(ws, limits)
         sender = asyncio.create_task(_sender(conn))
         try:
-            while True:
+            while not conn.too_slow:
                 raw = await ws.receive_text()
+                if len(raw) > limits.max_frame:  # uvicorn refuses bigger frames itself
+                    conn.push(
+                        json.dumps(
+                            error("too_big", f"a message is at most {limits.max_frame} bytes")
+                        )
+                    )
+                    await asyncio.sleep(0)
+                    await ws.close(1009)
+                    break
+                if not conn.bucket.take():
+                    conn.floods += 1
+                    if conn.floods > limits.flood_errors:
+                        await ws.close(1008, "too many messages")
+                        break
+                    conn.push(json.dumps(error("rate_limited", "too many messages: slow down")))
+                    continue
                 try:
                     reply = await _handle(conn, raw)
                 except Exception as exc:  # a bug must not cost the client its connection
                     log.exception("websocket message failed")
-                    reply = error("internal_error", f"the server failed: {exc}")
+                    reply = error("internal_error", clip(f"the server failed: {exc}", 200))
                 if reply is not None:
-                    conn.queue.put_nowait(reply)
+                    conn.push(json.dumps(reply))
         except WebSocketDisconnect:
             pass
         except RuntimeError:  # the socket was closed under us
@@ -332,33 +641,17 @@ def create_app(
             conn.queue.put_nowait(None)
             with contextlib.suppress(BaseException):
                 await sender
+        if conn.too_slow:
+            with contextlib.suppress(Exception):
+                await ws.close(1013, "too slow to keep up: reconnect")
 
     async def _sender(conn: Connection) -> None:
         try:
             while True:
-                msg = await conn.queue.get()
-                if msg is None:
+                text = await conn.queue.get()
+                if text is None:
                     return
-                if msg.get("type") == "snapshot" and "game" not in msg:
-                    if conn.game_id is None:
-                        continue
-                    # skip a snapshot that a later one in the queue makes redundant
-                    if any(m and m.get("type") == "snapshot" for m in conn.queue._queue):  # type: ignore[attr-defined]
-                        continue
-                    live = service.get(conn.game_id)
-                    if live.version == conn.sent_version:
-                        continue  # nothing new since the last snapshot sent
-                    conn.sent_version = live.version
-                    try:
-                        msg = {
-                            "type": "snapshot",
-                            "v": PROTOCOL_VERSION,
-                            **service.snapshot(live, conn.seats),
-                        }
-                    except Exception as exc:  # a broken view must not silence the game
-                        log.exception("snapshot of game %s failed", conn.game_id)
-                        msg = error("internal_error", f"the server could not draw the game: {exc}")
-                await conn.ws.send_text(json.dumps(msg))
+                await conn.ws.send_text(text)
         except Exception:  # the client went away
             return
 
@@ -377,6 +670,8 @@ def create_app(
         if not isinstance(msg, dict):
             return error("bad_message", 'a message must be a JSON object with a "type"')
         ref = msg.get("ref")
+        if not (isinstance(ref, int) or (isinstance(ref, str) and len(ref) <= 40)):
+            ref = None  # a reference is echoed back: only short ones
         kind = msg.get("type")
         version = msg.get("v", PROTOCOL_VERSION)
         if version != PROTOCOL_VERSION:
@@ -390,29 +685,25 @@ def create_app(
         if kind == "join":
             game_id = msg.get("game")
             tokens = msg.get("tokens", [])
-            if not isinstance(game_id, str):
+            if not isinstance(game_id, str) or len(game_id) > 40:
                 return error("bad_message", 'join needs "game": the game id', ref)
-            if not isinstance(tokens, list) or not all(isinstance(t, str) for t in tokens):
-                return error("bad_message", '"tokens" must be a list of strings', ref)
+            if (
+                not isinstance(tokens, list)
+                or len(tokens) > limits.max_tokens
+                or not all(isinstance(t, str) and len(t) <= 100 for t in tokens)
+            ):
+                return error(
+                    "bad_message",
+                    f'"tokens" must be a list of at most {limits.max_tokens} seat tokens',
+                    ref,
+                )
             try:
-                live = await asyncio.to_thread(service.get, game_id)
+                seats = await asyncio.to_thread(_join_room, conn, game_id, tokens, ref)
             except ServiceError as exc:
                 return error(exc.code, exc.message, ref)
-            seats = service.seats_for(live, tokens)
-            bad = bool(tokens) and not seats
-            conn.sent_version = live.version
-            conn.seats = seats
-            hub.enter(conn, game_id)
-            out = {
-                "type": "snapshot",
-                "v": PROTOCOL_VERSION,
-                "ref": ref,
-                **service.snapshot(live, seats),
-            }
-            if bad:
-                conn.queue.put_nowait(out)
+            if tokens and not seats:
                 return error("bad_token", "that token holds no seat here: you are watching", ref)
-            return out
+            return None
         if kind == "act":
             if conn.game_id is None:
                 return error("not_joined", "send a join message first", ref)
@@ -426,11 +717,26 @@ def create_app(
                 extra = {"legal": exc.legal} if exc.legal else {}
                 return error(exc.code, exc.message, ref, **extra)
             except Exception as exc:  # a bug must not cost the player his connection
-                log.exception("act %r in game %s failed", text, conn.game_id)
-                return error("internal_error", f"the server failed: {exc}", ref)
+                log.exception("act %r in game %s failed", clip(text, 60), conn.game_id)
+                return error("internal_error", clip(f"the server failed: {exc}", 200), ref)
             return {"type": "ok", "v": PROTOCOL_VERSION, "ref": ref, "seq": new_seq}
         return error(
-            "bad_message", f"unknown message type {kind!r}; expected join, act or ping", ref
+            "bad_message",
+            f"unknown message type {clip(str(kind), 30)!r}; expected join, act or ping",
+            ref,
         )
+
+    def _join_room(conn: Connection, game_id: str, tokens: list[str], ref: Any) -> list[int]:
+        """Enter the game's room with its snapshot (worker thread; the game's lock held)."""
+        live = service.get(game_id)
+        seats = service.seats_for(live, tokens)
+        with live.lock:
+            snap = {"type": "snapshot", "v": PROTOCOL_VERSION, "ref": ref}
+            snap.update(service.snapshot(live, seats))
+            hub.enter(conn, live, seats, json.dumps(snap))
+            if live.row.status == "playing":
+                with contextlib.suppress(ServiceError):
+                    service.wake(live)  # its process may have died: dice and bots go on
+        return seats
 
     return app

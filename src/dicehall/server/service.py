@@ -5,16 +5,31 @@ rules accept it, and it is committed to the database (together with the dice rol
 it) *before* the in-memory state changes and before anybody is told. A restarted server folds
 the log again and carries on exactly where it stopped; the dice are derived from the stored
 seed, so a roll that was computed but not committed comes out the same the second time.
+
+Games are folded lazily, when first touched (a join, a look, an act), not at start-up; several
+processes may serve one PostgreSQL database: the log's unique ``(game, seq)`` key picks the one
+winner of concurrent acts, a process that hears (``on_remote``) or finds (a refused act) that
+another process moved a game on catches up from the log. Abandoned games expire (``expire``):
+a game waiting for players after ``waiting_ttl`` seconds without a change, a game in play
+after ``playing_ttl``.
+
+Fairness holds in every mode: a seat's player seed is accepted only after the game (and its
+commitment) exists, in a request of its own (``provide_seed``, or the join of a published
+game), and the game rolls no dice before every seat has its seed. Bots draw their randomness
+from the secret server seed.
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
 import logging
 import random
 import secrets
 import threading
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,7 +48,9 @@ from dicehall.core.fairness import (
 from dicehall.core.game import CHANCE, TERMINAL, Game, State
 from dicehall.core.match import Agent
 from dicehall.core.record import Record
-from dicehall.core.registry import load_game
+from dicehall.core.registry import game_class, load_game
+from dicehall.server.bots import BotRunner, bot_seed, vetted_specs
+from dicehall.server.limits import Limits, clip
 from dicehall.server.storage import (
     ActionRow,
     ConflictError,
@@ -49,6 +66,10 @@ log = logging.getLogger("dicehall.server")
 
 PROTOCOL_VERSION = 1
 MODES = ("bot", "friend", "local")
+#: the largest value of an integer option that declares no maximum of its own
+OPTION_CAP = 100_000
+WAITING_TTL = 24 * 3600.0  #: a game nobody joined or seeded is abandoned after a day
+PLAYING_TTL = 7 * 24 * 3600.0  #: a game in play without a move for a week is abandoned
 
 
 class ServiceError(DicehallError):
@@ -91,6 +112,7 @@ class LiveGame:
     agents: dict[int, Agent] = field(default_factory=dict)
     bot_pending: bool = False
     cache: dict[str, Any] = field(default_factory=dict)
+    used: float = field(default_factory=time.monotonic)
 
     version: int = 0
 
@@ -108,7 +130,8 @@ class LiveGame:
         return len(self.log)
 
 
-Listener = Callable[[str, list[LogEntry]], None]
+#: called after every public change of a game, under its lock, with the new log entries
+Listener = Callable[[LiveGame, list[LogEntry]], None]
 
 
 def _new_id() -> str:
@@ -121,13 +144,33 @@ def _clean_name(name: str | None, default: str) -> str:
 
 
 class GameService:
-    """Creates, loads and advances games; thread-safe."""
+    """Creates, loads and advances games; thread-safe.
 
-    def __init__(self, store: Store, *, bot_delay: float = 0.4, max_cached: int = 1000) -> None:
+    ``bot_specs(game)`` lists the opponents a visitor may ask for (default: the vetted ones);
+    ``bot_workers`` threads play the bots' turns.
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        bot_delay: float = 0.4,
+        max_cached: int = 2000,
+        bot_workers: int = 2,
+        limits: Limits | None = None,
+        bot_specs: Callable[[str], Sequence[str]] = vetted_specs,
+        waiting_ttl: float = WAITING_TTL,
+        playing_ttl: float = PLAYING_TTL,
+    ) -> None:
         self.store = store
         self.bot_delay = bot_delay
         self.max_cached = max_cached
+        self.limits = limits or Limits()
+        self.bot_specs = bot_specs
+        self.waiting_ttl, self.playing_ttl = waiting_ttl, playing_ttl
         self.listeners: list[Listener] = []
+        self.bots = BotRunner(bot_workers)
+        self._remote = ThreadPoolExecutor(max_workers=4, thread_name_prefix="dicehall-remote")
         self._games: dict[str, LiveGame] = {}
         self._games_lock = threading.Lock()
         self._closed = False
@@ -140,15 +183,31 @@ class GameService:
             for row in self.store.list_games(status, limit=10_000):
                 live = self.get(row.id)
                 with live.lock:
-                    if live.row.status == "waiting" and all(s.claimed for s in live.row.seats):
-                        self._start(live)
-                    elif live.row.status == "playing":
-                        self._advance(live)
+                    self._wake(live)
                 count += 1
         return count
 
     def close(self) -> None:
         self._closed = True
+        self.bots.close()
+        self._remote.shutdown(wait=False, cancel_futures=True)
+
+    def _wake(self, live: LiveGame) -> None:
+        """Carry on a game that may have stopped with its process: start it when ready, roll
+        pending dice, wake its bot. Caller holds the lock."""
+        if live.row.status == "waiting" and self._ready(live):
+            self._start(live)
+        elif live.row.status == "playing":
+            self._advance(live)
+
+    def wake(self, live: LiveGame) -> None:
+        """``_wake`` under the game's lock (a client came to a game that may have stopped)."""
+        with live.lock:
+            self._wake(live)
+
+    @staticmethod
+    def _ready(live: LiveGame) -> bool:
+        return all(s.claimed and s.seeded for s in live.row.seats)
 
     # -- loading --------------------------------------------------------
     def get(self, game_id: str) -> LiveGame:
@@ -161,15 +220,44 @@ class GameService:
             row = self.store.get_game(game_id)
         except NotFoundError:
             raise ServiceError("unknown_game", f"there is no game {game_id!r}") from None
-        live = self._fold(row, self.store.load_actions(game_id))
+        fresh = self._fold(row, self.store.load_actions(game_id))
         with self._games_lock:
-            live = self._games.setdefault(game_id, live)
+            live = self._games.setdefault(game_id, fresh)
             if len(self._games) > self.max_cached:
-                # finished games are only read now: forget them, they reload from the log
-                for gid, other in list(self._games.items()):
-                    if other.row.status == "finished" and gid != game_id:
-                        del self._games[gid]
-            return live
+                self._evict(game_id)
+        if live is fresh:  # first touch in this process: carry on where the game stopped
+            # ServiceError: another process moved it on; the fold is fresh again
+            with live.lock, contextlib.suppress(ServiceError):
+                self._wake(live)
+        live.used = time.monotonic()
+        return live
+
+    def _evict(self, keep: str) -> None:
+        """Forget games to stay under ``max_cached``: finished ones first, then the least
+        recently used (they reload from the log). Caller holds ``_games_lock``."""
+        order = sorted(
+            self._games.items(),
+            key=lambda kv: (kv[1].row.status == "playing", kv[1].used),
+        )
+        excess = len(self._games) - self.max_cached
+        for gid, other in order:
+            if excess <= 0:
+                break
+            if gid != keep and not other.bot_pending:
+                del self._games[gid]
+                excess -= 1
+
+    def forget(self, game_id: str) -> None:
+        """Drop the cached game (it reloads from the log when next touched); a game whose bot
+        is about to move here stays (the bot catches up when its move is refused as stale)."""
+        with self._games_lock:
+            live = self._games.get(game_id)
+            if live is not None and not live.bot_pending:
+                del self._games[game_id]
+
+    def cached(self, game_id: str) -> LiveGame | None:
+        with self._games_lock:
+            return self._games.get(game_id)
 
     def _fold(self, row: GameRow, actions: list[ActionRow]) -> LiveGame:
         game = load_game(row.game, **row.options)
@@ -210,39 +298,61 @@ class GameService:
         opponent: str = "random",
         seat: int | None = 0,
         name: str | None = None,
-        seed: str = "",
+        seed: str | None = "",
         rematch_of: str | None = None,
     ) -> tuple[str, dict[int, str]]:
         """Create a game; returns its id and the creator's tokens by seat.
 
-        ``opponent`` is an agent spec (``random``, ``bot``, ``bot:LEVEL``) for a game against
-        the server, ``friend`` (the other seats stay open for people with the link) or
-        ``local`` (two people at one device: the creator holds every seat).
+        ``opponent`` is an agent spec (``random``, ``bot``, ``bot:LEVEL``; one of
+        ``bot_specs(game)``) for a game against the server, ``friend`` (the other seats stay
+        open for people with the link) or ``local`` (two people at one device: the creator
+        holds every seat).
+
+        ``seed=None`` (what the web API does): the creator's seats wait for their player seed,
+        sent with ``provide_seed`` once the commitment is public, and the game starts then. A
+        string is taken as the seed at once: for trusted callers in the same process (tests,
+        benchmarks), since a seed that arrives with the creation lets a server choose its seed
+        after seeing it.
+
+        :raises ServiceError: ``bad_request`` for an unknown game, option, opponent or seat.
         """
+        if not isinstance(game_name, str) or len(game_name) > 40:
+            raise ServiceError("bad_request", "game must be a registered game name")
         try:
+            self._check_options(game_name, options or {})
             game = load_game(game_name, **(options or {}))
         except DicehallError as exc:
-            raise ServiceError("bad_request", str(exc)) from None
-        try:
-            check_player_seed(seed)
-        except FairnessError as exc:
-            raise ServiceError("bad_request", str(exc)) from None
+            raise ServiceError("bad_request", clip(str(exc), 300)) from None
+        if seed is not None:
+            try:
+                check_player_seed(seed)
+            except FairnessError as exc:
+                raise ServiceError("bad_request", clip(str(exc), 200)) from None
         n = game.num_players
         if seat is None:
             seat = random.SystemRandom().randrange(n)
         if not 0 <= seat < n:
             raise ServiceError("bad_request", f"seat must be 0..{n - 1} for {game.name}")
-        opponent = opponent.strip().lower()
+        opponent = opponent.strip().lower()[:60]
         mode = opponent if opponent in ("friend", "local") else "bot"
         if mode == "bot":
+            allowed = list(self.bot_specs(game.name))
+            if opponent == "human":
+                raise ServiceError(
+                    "bad_request", "opponent 'human': use friend (by link) or local instead"
+                )
+            if opponent not in allowed:
+                raise ServiceError(
+                    "bad_request",
+                    f"opponent {clip(opponent, 30)!r} is not offered for {game.name}; choose "
+                    f"one of: {', '.join(allowed)}, friend or local",
+                )
             try:
                 probe = make_agent(game.name, opponent, seed=0)
             except AgentSpecError as exc:
                 raise ServiceError("bad_request", str(exc)) from None
             if probe is None:
-                raise ServiceError(
-                    "bad_request", "opponent 'human': use friend (by link) or local instead"
-                )
+                raise ServiceError("bad_request", f"opponent {opponent!r} is not a bot")
         tokens: dict[int, str] = {}
         seats: list[SeatRow] = []
         you = _clean_name(name, "you")
@@ -251,14 +361,23 @@ class GameService:
                 token = secrets.token_urlsafe(24)
                 tokens[i] = token
                 label = f"{you} ({i + 1})" if mode == "local" else you
-                seats.append(SeatRow(i, "human", "human", label, hash_token(token), seed))
+                seats.append(
+                    SeatRow(
+                        i,
+                        "human",
+                        "human",
+                        label,
+                        hash_token(token),
+                        seed or "",
+                        seeded=seed is not None,
+                    )
+                )
             elif mode == "friend":
                 seats.append(SeatRow(i, "human", "human", f"seat {i + 1}"))
             else:
                 seats.append(SeatRow(i, "bot", opponent, opponent))
         server_seed = new_server_seed()
         now = time.time()
-        status = "playing" if all(s.claimed for s in seats) else "waiting"
         row = GameRow(
             id=_new_id(),
             game=game.name,
@@ -273,20 +392,51 @@ class GameService:
             seats=seats,
         )
         self.store.create_game(row)
-        live = self.get(row.id)
-        if status == "playing":
-            with live.lock:
-                self._start(live)
+        self.get(row.id)  # folds it and, when every seat is ready, rolls the first dice
         return row.id, tokens
 
-    def join(
-        self, game_id: str, seat: int | None, name: str | None, seed: str = ""
-    ) -> tuple[int, str]:
-        """Claim an open seat (the first open one when ``seat`` is None); returns its token."""
+    def _check_options(self, game_name: str, options: dict[str, Any]) -> None:
+        """Refuse integer options beyond ``OPTION_CAP`` where the game states no maximum (a
+        huge purse or turn limit costs memory and time in every fold)."""
+        if not isinstance(options, dict) or len(options) > 20:
+            raise ServiceError("bad_request", "options must be an object of at most 20 options")
         try:
-            check_player_seed(seed)
-        except FairnessError as exc:
-            raise ServiceError("bad_request", str(exc)) from None
+            specs = {o.name: o for o in game_class(game_name).option_specs}
+        except (DicehallError, ImportError, KeyError):
+            return  # load_game says what is wrong with the name
+        for key, value in options.items():
+            spec = specs.get(key)
+            if (
+                spec is not None
+                and spec.type is int
+                and spec.maximum is None
+                and isinstance(value, int | str)
+                and not isinstance(value, bool)
+            ):
+                try:
+                    number = int(value)
+                except ValueError:
+                    continue  # the option's parser says why
+                if number > OPTION_CAP:
+                    raise ServiceError(
+                        "bad_request",
+                        f"option {key}: at most {OPTION_CAP} on this server "
+                        f"(got {clip(str(value), 20)})",
+                    )
+
+    def join(
+        self, game_id: str, seat: int | None, name: str | None, seed: str | None = ""
+    ) -> tuple[int, str]:
+        """Claim an open seat (the first open one when ``seat`` is None); returns its token.
+
+        The game's commitment is public before anybody can join it, so the joiner's seed may
+        come with the join; ``seed=None``: it comes later, with ``provide_seed``.
+        """
+        if seed is not None:
+            try:
+                check_player_seed(seed)
+            except FairnessError as exc:
+                raise ServiceError("bad_request", clip(str(exc), 200)) from None
         live = self.get(game_id)
         with live.lock:
             open_seats = [s.seat for s in live.row.seats if not s.claimed]
@@ -301,22 +451,80 @@ class GameService:
                 )
             token = secrets.token_urlsafe(24)
             label = _clean_name(name, f"guest {seat + 1}")
-            if not self.store.claim_seat(game_id, seat, label, hash_token(token), seed):
+            if not self.store.claim_seat(
+                game_id,
+                seat,
+                label,
+                hash_token(token),
+                seed or "",
+                seeded=seed is not None,
+                seq=live.seq,
+            ):
+                self._reload(live)
                 raise ServiceError("seat_taken", f"seat {seat + 1} was just taken")
             s = live.row.seats[seat]
-            s.name, s.token_hash, s.player_seed = label, hash_token(token), seed
+            s.name, s.token_hash = label, hash_token(token)
+            s.player_seed, s.seeded = seed or "", seed is not None
             live.dice = FairDice(live.row.server_seed, [x.player_seed for x in live.row.seats])
             live.touch()
-            if all(x.claimed for x in live.row.seats):
+            if self._ready(live):
                 self._start(live)
             else:
                 self._notify(live, [])
             return seat, token
 
+    def provide_seed(self, game_id: str, seats: Sequence[int], seed: str) -> list[int]:
+        """Give the held ``seats`` that wait for it their player seed; returns those seeded.
+
+        The game, and so its commitment, exists already: the server seed was fixed before
+        this seed arrived. The game starts when every seat has its seed.
+
+        :raises ServiceError: ``not_your_seat`` without a seat, ``already_seeded`` when the
+            seats have their seeds, ``bad_request`` for a seed that is too long.
+        """
+        try:
+            check_player_seed(seed)
+        except FairnessError as exc:
+            raise ServiceError("bad_request", clip(str(exc), 200)) from None
+        live = self.get(game_id)
+        with live.lock:
+            if not seats:
+                raise ServiceError("not_your_seat", "only a player can give a seat its seed")
+            waiting = [s for s in seats if not live.row.seats[s].seeded]
+            if not waiting:
+                self._catch_up(live)
+                waiting = [s for s in seats if not live.row.seats[s].seeded]
+            if not waiting:
+                raise ServiceError(
+                    "already_seeded", "your seats have their seeds: a seed cannot change"
+                )
+            done = []
+            for s in waiting:
+                if self.store.set_seed(live.id, s, seed, seq=live.seq):
+                    row = live.row.seats[s]
+                    row.player_seed, row.seeded = seed, True
+                    done.append(s)
+            live.dice = FairDice(live.row.server_seed, [x.player_seed for x in live.row.seats])
+            live.touch()
+            if self._ready(live) and live.row.status == "waiting":
+                self._start(live)
+            else:
+                self._notify(live, [])
+            return done
+
     def seats_for(self, live: LiveGame, tokens: Sequence[str]) -> list[int]:
-        """The seats the given tokens hold (invalid tokens hold none)."""
-        hashes = {hash_token(t) for t in tokens if isinstance(t, str)}
-        return [s.seat for s in live.row.seats if s.token_hash and s.token_hash in hashes]
+        """The seats the given tokens hold (invalid tokens hold none). A token this process
+        does not know may be a seat taken through another process: it looks again."""
+        tokens = [t for t in tokens[: self.limits.max_tokens] if isinstance(t, str)]
+        hashes = {hash_token(t) for t in tokens}
+        seats = [s.seat for s in live.row.seats if s.token_hash and s.token_hash in hashes]
+        if len(seats) < len(hashes) and any(not s.claimed for s in live.row.seats):
+            with live.lock:
+                entries = self._catch_up(live)
+                if entries is not None:
+                    self._notify(live, entries)
+            seats = [s.seat for s in live.row.seats if s.token_hash and s.token_hash in hashes]
+        return seats
 
     # -- acting ---------------------------------------------------------
     def act(
@@ -327,15 +535,30 @@ class GameService:
         expected_seq: int | None = None,
     ) -> int:
         """Apply ``text`` for the seat to move if it is one of ``seats``; returns the new seq."""
+        if not isinstance(text, str) or len(text) > self.limits.max_action:
+            raise ServiceError(
+                "too_long",
+                f"an action is a string of at most {self.limits.max_action} characters",
+            )
         live = self.get(game_id)
         with live.lock:
-            return self._act(live, seats, text, expected_seq)
+            try:
+                return self._act(live, seats, text, expected_seq)
+            except ServiceError as exc:
+                # another process may have moved the game on: catch up and try once more
+                if exc.code in _STALE_CODES and self._catch_up(live):
+                    return self._act(live, seats, text, expected_seq)
+                raise
 
     def _act(
         self, live: LiveGame, seats: Sequence[int], text: str, expected_seq: int | None
     ) -> int:
+        if live.row.status == "abandoned":
+            raise ServiceError("game_over", "the game was abandoned (nobody played for too long)")
         if live.row.status == "waiting":
-            raise ServiceError("not_started", "the game waits for players to take their seats")
+            raise ServiceError(
+                "not_started", "the game waits for players to take their seats and send seeds"
+            )
         if live.row.status == "finished" or live.state.is_terminal():
             raise ServiceError("game_over", "the game is over")
         if expected_seq is not None and expected_seq != live.seq:
@@ -359,10 +582,17 @@ class GameService:
         try:
             action = live.state.parse_action(text)
         except IllegalActionError as exc:
-            raise ServiceError("illegal_action", str(exc), exc.legal) from None
+            raise ServiceError("illegal_action", self._quote(str(exc), text), exc.legal) from None
         canonical = live.state.action_to_text(action)
         self._commit(live, [(to_move, canonical)], live.state.apply(action))
         return live.seq
+
+    def _quote(self, message: str, text: str) -> str:
+        """A rules error about ``text``, quoting at most ``max_echo`` characters of it."""
+        if len(text) > self.limits.max_echo:
+            message = message.replace(text, clip(text, self.limits.max_echo))
+            message = message.replace(text.strip(), clip(text.strip(), self.limits.max_echo))
+        return clip(message, 300)
 
     def _commit(
         self,
@@ -401,7 +631,7 @@ class GameService:
                     result=state.returns() if terminal else None,
                 )
             elif status is not None:
-                self.store.set_status(live.id, status)
+                self.store.set_status(live.id, status, seq=live.seq)
         except ConflictError as exc:
             live.dice.counter = counter
             self._reload(live)
@@ -433,6 +663,78 @@ class GameService:
         )
         live.touch()
 
+    def _catch_up(self, live: LiveGame) -> list[LogEntry] | None:
+        """Apply what other processes committed to ``live`` since we last looked (its row and
+        the new actions); returns the new entries, or None when nothing changed. Caller holds
+        the lock."""
+        row = self.store.get_game(live.id)
+        actions = self.store.load_actions(live.id, after=live.seq)
+        changed = bool(actions) or _row_key(row) != _row_key(live.row)
+        if not changed:
+            return None
+        if [s.player_seed for s in row.seats] != [s.player_seed for s in live.row.seats]:
+            self._reload(live)  # seeds change only before the first roll: fold again
+            return list(live.log)
+        view = get_view(row.game)
+        state = live.state
+        entries: list[LogEntry] = []
+        for a in actions:
+            if a.seq != live.seq + len(entries) + 1:  # a gap: fold again from the start
+                self._reload(live)
+                return list(live.log)
+            before = state
+            if before.is_chance_node():
+                chance_text(before, live.dice)  # keep the dice where the log is
+            state = before.apply_text(a.text)
+            entries.append(LogEntry(a.seq, a.actor, a.text))
+            if a.actor >= 0:
+                live.last = {
+                    "seq": a.seq,
+                    "actor": a.actor,
+                    "text": a.text,
+                    "detail": view.move_view(before, a.text, state),
+                }
+        live.row = row
+        live.state = state
+        live.log.extend(entries)
+        live.touch()
+        return entries
+
+    def on_remote(self, game_id: str, seq: int) -> None:
+        """Another process changed ``game_id``: catch the cached game up (in a worker thread)
+        and tell the listeners; a game not cached here is left to load when touched."""
+        if self.cached(game_id) is None or self._closed:
+            return
+        self._remote.submit(self._remote_catch_up, game_id)
+
+    def _remote_catch_up(self, game_id: str) -> None:
+        live = self.cached(game_id)
+        if live is None:
+            return
+        try:
+            with live.lock:
+                entries = self._catch_up(live)
+                if entries is not None:
+                    self._notify(live, entries)
+        except Exception:
+            log.exception("catching up game %s failed", game_id)
+
+    def expire(self, now: float | None = None) -> list[str]:
+        """Mark abandoned the games that waited ``waiting_ttl`` or sat in play ``playing_ttl``
+        seconds without a change (their players are told); returns their ids."""
+        now = time.time() if now is None else now
+        ids = self.store.expire(
+            waiting_before=now - self.waiting_ttl, playing_before=now - self.playing_ttl
+        )
+        for game_id in ids:
+            live = self.cached(game_id)
+            if live is not None:
+                with live.lock:
+                    live.row.status = "abandoned"
+                    live.touch()
+                    self._notify(live, [])
+        return ids
+
     def _start(self, live: LiveGame) -> None:
         """All seats are taken: roll the first dice and let bots play. Caller holds the lock."""
         live.dice = FairDice(live.row.server_seed, [s.player_seed for s in live.row.seats])
@@ -461,24 +763,20 @@ class GameService:
         if self._closed or live.bot_pending or self._bot_seat(live) is None:
             return
         live.bot_pending = True
-        # one short-lived thread per bot turn: a slow bot never waits for another game's bot
-        threading.Thread(
-            target=self._bot_turn, args=(live,), name=f"bot-{live.id}", daemon=True
-        ).start()
+        # a bounded pool: bots wait their turn there, and a game that ends meanwhile is skipped
+        self.bots.submit(lambda: self._bot_turn(live), self.bot_delay)
 
     def _bot_turn(self, live: LiveGame) -> None:
         try:
-            if self.bot_delay:
-                time.sleep(self.bot_delay)
             with live.lock:
                 seat = self._bot_seat(live)
-                if seat is None:
+                if seat is None or self._closed:
                     live.bot_pending = False
                     return
                 state, seq = live.state, live.seq
                 agent = live.agents.get(seat)
                 if agent is None:
-                    seed = int.from_bytes(live.id.encode(), "big") % 2**31 + seat
+                    seed = bot_seed(live.row.server_seed, seat)
                     made = make_agent(live.row.game, live.row.seats[seat].spec, seed=seed)
                     assert made is not None
                     agent = live.agents[seat] = made
@@ -486,8 +784,13 @@ class GameService:
             text = state.action_to_text(action)
             with live.lock:
                 live.bot_pending = False
-                if live.seq == seq:
-                    self._act(live, [seat], text, seq)  # schedules the next bot turn
+                if live.seq == seq and live.row.status == "playing":
+                    try:
+                        self._act(live, [seat], text, seq)  # schedules the next bot turn
+                    except ServiceError as exc:
+                        if exc.code != "stale":  # stale: another process moved first
+                            raise
+                        self._schedule_bot(live)
                 else:
                     self._schedule_bot(live)
         except Exception:  # a broken bot must not take the server down; a restart retries
@@ -498,7 +801,7 @@ class GameService:
     def _notify(self, live: LiveGame, entries: list[LogEntry]) -> None:
         for listen in list(self.listeners):
             try:
-                listen(live.id, entries)
+                listen(live, entries)
             except Exception:
                 log.exception("listener failed")
 
@@ -535,6 +838,7 @@ class GameService:
                     "kind": s.kind,
                     "spec": s.spec,
                     "claimed": s.claimed,
+                    "seeded": s.seeded,
                 }
                 for s in live.row.seats
             ],
@@ -559,16 +863,43 @@ class GameService:
             out["you"] = list(seats)
             to_move = out["to_move"]
             if to_move is not None and to_move in seats:
-                if "legal" not in live.cache:
-                    view = get_view(live.row.game)
-                    live.cache["legal"] = live.state.legal_texts()
-                    live.cache["moves"] = view.legal_view(live.state)
-                out["legal"] = live.cache["legal"]
-                out["moves"] = live.cache["moves"]
+                out["legal"], out["moves"] = self._legal(live)
             else:
                 out["legal"] = None
                 out["moves"] = None
             return out
+
+    def _legal(self, live: LiveGame) -> tuple[list[str], Any]:
+        """The legal action texts and the board's move view of the seat to move (cached)."""
+        if "legal" not in live.cache:
+            view = get_view(live.row.game)
+            live.cache["legal"] = live.state.legal_texts()
+            live.cache["moves"] = view.legal_view(live.state)
+        return live.cache["legal"], live.cache["moves"]
+
+    def update_messages(
+        self, live: LiveGame, entries: list[LogEntry]
+    ) -> tuple[str, str | None, int | None]:
+        """The ``update`` message after a change, serialised once for every connection:
+        ``(for watchers and seats not to move, for the seat to move, that seat)``.
+
+        An update is the snapshot without the log (the client keeps it) and without ``you``,
+        plus ``entries``, the log entries added since the previous update. Caller holds the
+        lock (this runs in the committing thread, not in the event loop).
+        """
+        public = self.public(live)
+        out = {k: v for k, v in public.items() if k != "log"}
+        out["type"] = "update"
+        out["v"] = PROTOCOL_VERSION
+        out["entries"] = [e.to_dict() for e in entries]
+        out["legal"] = None
+        out["moves"] = None
+        plain = json.dumps(out)
+        to_move = public["to_move"]
+        if to_move is None or live.row.seats[to_move].kind != "human":
+            return plain, None, None
+        out["legal"], out["moves"] = self._legal(live)
+        return plain, json.dumps(out), to_move
 
     # -- records, replays, rematches --------------------------------------
     def record(self, game_id: str) -> Record:
@@ -646,7 +977,7 @@ class GameService:
         with live.lock:
             if live.row.rematch is None:
                 new_id = self._create_like(live)
-                self.store.set_rematch(live.id, new_id)
+                self.store.set_rematch(live.id, new_id, seq=live.seq)
                 live.row.rematch = new_id
                 live.touch()
                 self._notify(live, [])
@@ -655,9 +986,9 @@ class GameService:
         out: dict[int, str] = {}
         for seat in seats:
             name = live.row.seats[seat].name
-            seed = live.row.seats[seat].player_seed
             try:
-                _, token = self.join(new_id, seat, name, seed)
+                # the seed comes afterwards: the new game's commitment is public by then
+                _, token = self.join(new_id, seat, name, None)
                 out[seat] = token
             except ServiceError:
                 pass
@@ -711,6 +1042,19 @@ class GameService:
             "live": [summary(r) for r in self.store.list_games("playing", 30)],
             "finished": [summary(r) for r in self.store.list_games("finished", 20)],
         }
+
+
+#: refusals that may only mean this process has not seen another process's latest commit
+_STALE_CODES = frozenset({"stale", "out_of_turn", "not_started", "not_your_seat", "game_over"})
+
+
+def _row_key(row: GameRow) -> tuple[Any, ...]:
+    """What of a game row a client sees change (to tell whether a catch-up changed it)."""
+    return (
+        row.status,
+        row.rematch,
+        tuple((s.name, s.token_hash, s.seeded) for s in row.seats),
+    )
 
 
 def _seat_or_none(state: State) -> int | None:

@@ -5,17 +5,26 @@ Three tables (names carry a prefix so tests can share one database):
 - ``games``: one row per game (game name, options, mode, status, seeds, result);
 - ``seats``: one row per seat (human or bot, name, hashed token, player seed);
 - ``actions``: the append-only action log, primary key ``(game_id, seq)`` so two writers can
-  never both append action number ``seq``; the loser gets ``ConflictError``.
+  never both append action number ``seq``; the loser gets ``ConflictError``. That key is the
+  only ordering the log needs: on PostgreSQL writers run concurrently (no lock in the process),
+  on SQLite (one writer at a time by design) a process-wide lock avoids "database is locked".
 
-The schema is created automatically on first use.
+The schema is managed by Alembic (``dicehall/server/alembic``): opening a store upgrades the
+database in place, and a database created before migrations existed is recognised and
+upgraded too. On PostgreSQL every change to a game also sends ``NOTIFY`` on the store's
+channel inside the same transaction, so other server processes hear about exactly the
+committed changes (``Store.listen``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import logging
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,6 +33,8 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
 from dicehall.core.errors import DicehallError
+
+log = logging.getLogger("dicehall.server")
 
 
 class ConflictError(DicehallError):
@@ -71,6 +82,7 @@ class SeatRow:
     name: str
     token_hash: str | None = None
     player_seed: str = ""
+    seeded: bool = True  # False while a taken seat waits for its player seed
 
     @property
     def claimed(self) -> bool:
@@ -113,6 +125,7 @@ class Store:
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
         else:
             kwargs["pool_pre_ping"] = True
+            kwargs["pool_size"] = 10
         self.engine = sa.create_engine(self.url, **kwargs)
         if self.url.startswith("sqlite"):
 
@@ -123,8 +136,13 @@ class Store:
                 cur.execute("PRAGMA synchronous=FULL")
                 cur.close()
 
-        # SQLite allows one writer at a time; serialising writes here avoids "database is locked"
-        self._write_lock = threading.Lock()
+        self.is_sqlite = self.url.startswith("sqlite")
+        #: a unique name of this store object, so a process can skip its own notifications
+        self.origin = hashlib.sha256(f"{id(self)} {time.time_ns()}".encode()).hexdigest()[:12]
+        self.channel = f"dicehall_{prefix}events"[:63]
+        # SQLite allows one writer at a time; serialising writes here avoids "database is
+        # locked". PostgreSQL orders the log itself by its primary key: no lock.
+        self._write_lock: Any = threading.Lock() if self.is_sqlite else contextlib.nullcontext()
         md = sa.MetaData()
         self.games = sa.Table(
             f"{prefix}games",
@@ -152,6 +170,7 @@ class Store:
             sa.Column("name", sa.String(40), nullable=False),
             sa.Column("token_hash", sa.String(64)),
             sa.Column("player_seed", sa.String(64), nullable=False, default=""),
+            sa.Column("seeded", sa.Boolean, nullable=False, default=True),
         )
         self.actions = sa.Table(
             f"{prefix}actions",
@@ -163,7 +182,73 @@ class Store:
             sa.Column("created", sa.Float, nullable=False),
         )
         self.metadata = md
-        md.create_all(self.engine)
+        self._group = _GroupCommit(self._write_group)
+        self.migrate()
+
+    # -- schema ---------------------------------------------------------
+    def migrate(self) -> None:
+        """Bring the database to the newest schema (Alembic ``upgrade head``), in place.
+
+        A database created before migrations existed has the tables but no version table:
+        it is stamped with the first revision, which is exactly that schema, and upgraded.
+        On PostgreSQL an advisory lock lets several processes start at once.
+        """
+        from alembic import command
+        from alembic.config import Config
+
+        cfg = Config()
+        cfg.set_main_option("script_location", str(Path(__file__).with_name("alembic")))
+        cfg.attributes["prefix"] = self.prefix
+        with self.engine.begin() as conn:
+            if not self.is_sqlite:
+                key = int(hashlib.sha256(self.channel.encode()).hexdigest()[:15], 16)
+                conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": key})
+            cfg.attributes["connection"] = conn
+            tables = set(sa.inspect(conn).get_table_names())
+            if f"{self.prefix}games" in tables and f"{self.prefix}alembic_version" not in tables:
+                command.stamp(cfg, "0001")
+            command.upgrade(cfg, "head")
+
+    def revision(self) -> str | None:
+        """The schema revision the database is at (None before any migration)."""
+        table = f"{self.prefix}alembic_version"
+        with self.engine.connect() as conn:
+            if table not in sa.inspect(conn).get_table_names():
+                return None
+            return conn.execute(sa.text(f"SELECT version_num FROM {table}")).scalar()
+
+    def _notify(self, conn: Any, game_id: str, seq: int) -> None:
+        """Tell the other processes (PostgreSQL only) that ``game_id`` changed, on commit."""
+        if not self.is_sqlite:
+            conn.execute(
+                sa.text("SELECT pg_notify(:c, :p)"),
+                {"c": self.channel, "p": f"{self.origin} {game_id} {seq}"},
+            )
+
+    def listen(self, callback: Callable[[str, int], None], stop: threading.Event) -> None:
+        """Call ``callback(game_id, seq)`` for every change committed by another store on the
+        same PostgreSQL database, until ``stop`` is set (run it in a thread of its own).
+        ``seq`` is the game's log length after the change. On SQLite it returns at once."""
+        if self.is_sqlite:
+            return
+        import psycopg
+
+        dsn = self.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+        while not stop.is_set():
+            try:
+                with psycopg.connect(dsn, autocommit=True) as conn:
+                    conn.execute(f'LISTEN "{self.channel}"')
+                    while not stop.is_set():
+                        for note in conn.notifies(timeout=0.5):
+                            origin, game_id, seq = note.payload.split(" ")
+                            if origin == self.origin:
+                                continue
+                            try:
+                                callback(game_id, int(seq))
+                            except Exception:  # one bad change must not deafen the process
+                                log.exception("handling the change of game %s failed", game_id)
+            except psycopg.OperationalError:  # the database went away: try again
+                stop.wait(1.0)
 
     # -- games ----------------------------------------------------------
     def create_game(self, row: GameRow) -> None:
@@ -194,8 +279,10 @@ class Store:
                         name=s.name,
                         token_hash=s.token_hash,
                         player_seed=s.player_seed,
+                        seeded=s.seeded,
                     )
                 )
+            self._notify(conn, row.id, 0)
 
     def _game_from(self, r: Any, seats: list[SeatRow]) -> GameRow:
         return GameRow(
@@ -225,7 +312,7 @@ class Store:
         )
         for s in rows:
             out[s.game_id].append(
-                SeatRow(s.seat, s.kind, s.spec, s.name, s.token_hash, s.player_seed or "")
+                SeatRow(s.seat, s.kind, s.spec, s.name, s.token_hash, s.player_seed or "", s.seeded)
             )
         return out
 
@@ -250,8 +337,19 @@ class Store:
             seats = self._seats_of(conn, [r.id for r in rows])
             return [self._game_from(r, seats[r.id]) for r in rows]
 
-    def claim_seat(self, game_id: str, seat: int, name: str, token_hash: str, seed: str) -> bool:
-        """Give an open human seat its token; False if somebody claimed it first."""
+    def claim_seat(
+        self,
+        game_id: str,
+        seat: int,
+        name: str,
+        token_hash: str,
+        seed: str,
+        *,
+        seeded: bool = True,
+        seq: int = 0,
+    ) -> bool:
+        """Give an open human seat its token; False if somebody claimed it first.
+        ``seeded=False``: the player seed comes later (``set_seed``)."""
         with self._write_lock, self.engine.begin() as conn:
             res = conn.execute(
                 self.seats.update()
@@ -261,26 +359,64 @@ class Store:
                     self.seats.c.kind == "human",
                     self.seats.c.token_hash.is_(None),
                 )
-                .values(name=name, token_hash=token_hash, player_seed=seed)
+                .values(name=name, token_hash=token_hash, player_seed=seed, seeded=seeded)
             )
             conn.execute(
                 self.games.update().where(self.games.c.id == game_id).values(updated=time.time())
             )
+            self._notify(conn, game_id, seq)
             return bool(res.rowcount == 1)
 
-    def set_status(self, game_id: str, status: str) -> None:
+    def set_seed(self, game_id: str, seat: int, seed: str, *, seq: int = 0) -> bool:
+        """Store the player seed of a taken seat that waits for it; False if it had one."""
+        with self._write_lock, self.engine.begin() as conn:
+            res = conn.execute(
+                self.seats.update()
+                .where(
+                    self.seats.c.game_id == game_id,
+                    self.seats.c.seat == seat,
+                    self.seats.c.seeded.is_(False),
+                )
+                .values(player_seed=seed, seeded=True)
+            )
+            self._notify(conn, game_id, seq)
+            return bool(res.rowcount == 1)
+
+    def set_status(self, game_id: str, status: str, *, seq: int = 0) -> None:
         with self._write_lock, self.engine.begin() as conn:
             conn.execute(
                 self.games.update()
                 .where(self.games.c.id == game_id)
                 .values(status=status, updated=time.time())
             )
+            self._notify(conn, game_id, seq)
 
-    def set_rematch(self, game_id: str, rematch_id: str) -> None:
+    def set_rematch(self, game_id: str, rematch_id: str, *, seq: int = 0) -> None:
         with self._write_lock, self.engine.begin() as conn:
             conn.execute(
                 self.games.update().where(self.games.c.id == game_id).values(rematch=rematch_id)
             )
+            self._notify(conn, game_id, seq)
+
+    def expire(self, *, waiting_before: float, playing_before: float) -> list[str]:
+        """Mark games abandoned: waiting ones last changed before ``waiting_before``, playing
+        ones before ``playing_before`` (Unix times); returns their ids."""
+        g = self.games.c
+        cond = sa.or_(
+            sa.and_(g.status == "waiting", g.updated < waiting_before),
+            sa.and_(g.status == "playing", g.updated < playing_before),
+        )
+        with self._write_lock, self.engine.begin() as conn:
+            ids = [r.id for r in conn.execute(sa.select(g.id).where(cond).limit(1000))]
+            if ids:
+                conn.execute(
+                    self.games.update()
+                    .where(g.id.in_(ids), cond)
+                    .values(status="abandoned", updated=time.time())
+                )
+                for game_id in ids:
+                    self._notify(conn, game_id, -1)
+            return ids
 
     # -- the action log -------------------------------------------------
     def append_actions(
@@ -293,39 +429,75 @@ class Store:
         result: list[float] | None = None,
     ) -> None:
         """Append ``(actor, text)`` pairs as numbers ``first_seq``, ``first_seq + 1``, ... in one
-        transaction (with the game's new status); ConflictError if a number is taken."""
-        now = time.time()
-        values: dict[str, Any] = {"updated": now}
-        if status is not None:
-            values["status"] = status
-        if result is not None:
-            values["result"] = json.dumps(result)
-        try:
-            with self._write_lock, self.engine.begin() as conn:
-                conn.execute(
-                    self.actions.insert(),
-                    [
-                        {
-                            "game_id": game_id,
-                            "seq": first_seq + i,
-                            "actor": actor,
-                            "text": text,
-                            "created": now,
-                        }
-                        for i, (actor, text) in enumerate(actions)
-                    ],
-                )
-                conn.execute(self.games.update().where(self.games.c.id == game_id).values(**values))
-        except IntegrityError as exc:
-            raise ConflictError(
-                f"action {first_seq} of game {game_id} was already written by another writer"
-            ) from exc
+        transaction (with the game's new status); ConflictError if a number is taken.
 
-    def load_actions(self, game_id: str) -> list[ActionRow]:
+        On SQLite, appends of many games that arrive together share one transaction (group
+        commit: one disk flush for all of them); each caller returns once its own append is
+        durable, or gets its own ConflictError."""
+        request = _Append(game_id, first_seq, actions, status, result, time.time())
+        if self.is_sqlite:
+            self._group.run(request)
+        else:
+            try:
+                with self.engine.begin() as conn:
+                    self._write_append(conn, request)
+            except IntegrityError as exc:
+                raise request.conflict() from exc
+        if request.error is not None:
+            raise request.error
+
+    def _write_append(self, conn: Any, r: _Append) -> None:
+        values: dict[str, Any] = {"updated": r.now}
+        if r.status is not None:
+            values["status"] = r.status
+        if r.result is not None:
+            values["result"] = json.dumps(r.result)
+        conn.execute(
+            self.actions.insert(),
+            [
+                {
+                    "game_id": r.game_id,
+                    "seq": r.first_seq + i,
+                    "actor": actor,
+                    "text": text,
+                    "created": r.now,
+                }
+                for i, (actor, text) in enumerate(r.actions)
+            ],
+        )
+        conn.execute(self.games.update().where(self.games.c.id == r.game_id).values(**values))
+        self._notify(conn, r.game_id, r.first_seq + len(r.actions) - 1)
+
+    def _write_group(self, batch: list[_Append]) -> None:
+        """One SQLite transaction for ``batch`` (the group committer's thread). This is the
+        only writer of the database file, so a number already in the log (or taken earlier in
+        the same batch) is found by looking, and only that append fails."""
+        a = self.actions.c
+        with self._write_lock, self.engine.begin() as conn:
+            taken: set[tuple[str, int]] = set()
+            for r in batch:
+                seqs = [(r.game_id, r.first_seq + i) for i in range(len(r.actions))]
+                clash = (
+                    any(k in taken for k in seqs)
+                    or conn.execute(
+                        sa.select(a.seq)
+                        .where(a.game_id == r.game_id, a.seq >= r.first_seq)
+                        .where(a.seq < r.first_seq + len(r.actions))
+                        .limit(1)
+                    ).first()
+                )
+                if clash:
+                    r.error = r.conflict()
+                    continue
+                taken.update(seqs)
+                self._write_append(conn, r)
+
+    def load_actions(self, game_id: str, after: int = 0) -> list[ActionRow]:
+        """The log of ``game_id`` in order, from action ``after + 1`` on."""
         with self.engine.connect() as conn:
             rows = conn.execute(
                 sa.select(self.actions)
-                .where(self.actions.c.game_id == game_id)
+                .where(self.actions.c.game_id == game_id, self.actions.c.seq > after)
                 .order_by(self.actions.c.seq)
             )
             return [ActionRow(r.seq, r.actor, r.text, r.created) for r in rows]
@@ -333,7 +505,68 @@ class Store:
     def drop_all(self) -> None:
         """Remove this store's tables (tests clean up with it)."""
         self.metadata.drop_all(self.engine)
+        with self.engine.begin() as conn:
+            conn.execute(sa.text(f"DROP TABLE IF EXISTS {self.prefix}alembic_version"))
         self.engine.dispose()
 
     def close(self) -> None:
         self.engine.dispose()
+
+
+@dataclass
+class _Append:
+    """One caller's append, waiting in the group committer."""
+
+    game_id: str
+    first_seq: int
+    actions: list[tuple[int, str]]
+    status: str | None
+    result: list[float] | None
+    now: float
+    error: Exception | None = None
+    done: threading.Event = field(default_factory=threading.Event)
+
+    def conflict(self) -> ConflictError:
+        return ConflictError(
+            f"action {self.first_seq} of game {self.game_id} was already written by another writer"
+        )
+
+
+class _GroupCommit:
+    """One writer thread for SQLite: it takes every append that waits and writes them in one
+    transaction, so under load one flush serves many games; alone, an append waits for
+    nothing but the hand-over to the thread."""
+
+    def __init__(self, write: Callable[[list[_Append]], None], max_batch: int = 256) -> None:
+        self.write = write
+        self.max_batch = max_batch
+        self._pending: list[_Append] = []
+        self._cv = threading.Condition()
+        self._thread: threading.Thread | None = None
+
+    def run(self, request: _Append) -> None:
+        """Write ``request`` (maybe with others); returns when it is durable or failed."""
+        with self._cv:
+            self._pending.append(request)
+            if self._thread is None:
+                self._thread = threading.Thread(
+                    target=self._loop, name="dicehall-sqlite-writer", daemon=True
+                )
+                self._thread.start()
+            self._cv.notify()
+        request.done.wait()
+
+    def _loop(self) -> None:
+        while True:
+            with self._cv:
+                while not self._pending:
+                    self._cv.wait()
+                batch = self._pending[: self.max_batch]
+                del self._pending[: self.max_batch]
+            try:
+                self.write(batch)
+            except Exception as exc:  # the whole transaction failed: every append in it did
+                for r in batch:
+                    r.error = r.error or exc
+            for r in batch:
+                r.done.set()

@@ -63,7 +63,7 @@ _ROLLS = np.array([(a, b) for a in range(6, 0, -1) for b in range(a, 0, -1)], dt
 _WEIGHTS = np.array([(1.0 if a == b else 2.0) / 36.0 for a, b in _ROLLS])
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def rank(counts: Any, total: int) -> int:
     """Index of the home-board counts ``counts[1..6]`` among positions of at most
     ``total`` checkers (``counts[0]``, the borne-off count, is ignored)."""
@@ -98,7 +98,7 @@ def positions(total: int) -> np.ndarray[Any, np.dtype[np.int64]]:
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _board(counts: Any) -> Any:
     """A compact board with ``counts`` on our home points and the opponent out of
     the way (all on his 1-point, our 24-point)."""
@@ -112,7 +112,7 @@ def _board(counts: Any) -> Any:
     return board
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _successors(pos: Any, total: int, rank_total: int) -> Any:
     """``succ[i, r, :]``: ranks (for ``rank_total`` checkers) of the positions each
     legal play of roll ``r`` leads to from position ``i``, padded with -1."""
@@ -135,7 +135,7 @@ def _successors(pos: Any, total: int, rank_total: int) -> Any:
     return succ
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _one_sided_chunk(
     order: Any, start: int, stop: int, pos: Any, one: Any, gammon: Any, mean: Any, gmean: Any
 ) -> None:
@@ -192,7 +192,7 @@ def _one_sided_chunk(
             gmean[i] = m
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _two_sided_chunk(order: Any, start: int, stop: int, succ: Any, two: Any) -> None:
     """Fill ``two`` for the pairs ``order[start:stop]`` (pair = i * side + j, in order
     of total pips, so every pair they depend on is done)."""
@@ -221,7 +221,7 @@ def _two_sided_chunk(order: Any, start: int, stop: int, succ: Any, two: Any) -> 
         two[pair] = p
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _home_only(side: Any) -> bool:
     for p in range(7, 26):  # noqa: SIM110 (numba compiles no generator expressions)
         if side[p] > 0:
@@ -229,7 +229,7 @@ def _home_only(side: Any) -> bool:
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def bearoff_probs(board: Any, one: Any, gammon: Any, two: Any, y: Any) -> bool:
     """Probabilities ``[win, gammon, bg, gammon loss, bg loss]`` of the player who has
     just moved (row 0; the opponent is on roll) from the databases into ``y``, when

@@ -27,7 +27,7 @@ NUM_INPUTS = 201
 SIDE_UNITS = 98
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def is_race(board: Any) -> bool:
     """True when no checker of either side must still pass an opposing one."""
     back0 = 0
@@ -43,7 +43,7 @@ def is_race(board: Any) -> bool:
     return back0 + back1 < 25
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def encode(board: Any, out: Any) -> None:
     """Write the ``NUM_INPUTS`` inputs of ``board`` (mover row 0) into ``out``."""
     out[:] = 0.0

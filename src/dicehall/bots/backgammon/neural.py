@@ -28,7 +28,7 @@ _SIGMOID_STEPS = 1000.0
 _SIGMOID_TABLE = 1.0 / (1.0 + np.exp(-np.linspace(-16.0, 16.0, 32_001)))
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def sigmoid(z: float) -> float:
     """The logistic function: a table lookup in [-16, 16], ``exp`` beyond."""
     if -16.0 < z < 16.0:
@@ -43,7 +43,7 @@ def sigmoid(z: float) -> float:
     return float(1.0 / (1.0 + np.exp(-z)))
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def forward(x: Any, w1: Any, b1: Any, w2: Any, b2: Any, h: Any, y: Any) -> None:
     """Hidden activations into ``h`` and outputs into ``y``; skips zero inputs."""
     nh = b1.shape[0]
@@ -67,7 +67,7 @@ def forward(x: Any, w1: Any, b1: Any, w2: Any, b2: Any, h: Any, y: Any) -> None:
     y[0], y[1], y[2], y[3], y[4] = sigmoid(z0), sigmoid(z1), sigmoid(z2), sigmoid(z3), sigmoid(z4)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def make_consistent(y: Any) -> None:
     """Clamp raw outputs into valid probabilities: backgammons <= gammons <= wins/losses."""
     for k in range(5):
@@ -78,7 +78,7 @@ def make_consistent(y: Any) -> None:
     y[4] = min(y[4], y[3])
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def flip(y: Any, out: Any) -> None:
     """Probabilities seen by the other player."""
     out[0] = 1.0 - y[0]
@@ -88,7 +88,7 @@ def flip(y: Any, out: Any) -> None:
     out[4] = y[2]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def equity(y: Any, single: bool) -> float:
     """Expected points: single games count a win as 1 whatever its kind; money
     (standard scoring, cubeless) counts gammons 2 and backgammons 3."""

@@ -68,7 +68,7 @@ CONTACT_WEIGHTS = np.array([
 WINNING_SCORE = 99999999.0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def inputs(board: Any, out: Any) -> None:
     """Tesauro's 122 inputs of the position after a move (mover in row 0)."""
     out[:] = 0.0
@@ -89,7 +89,7 @@ def inputs(board: Any, out: Any) -> None:
     out[121] = board[0, 0] / 15.0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def score(board: Any, race: bool) -> float:
     """pubeval's score of the position after a move; higher is better for the mover."""
     if board[0, 0] == CHECKERS:

@@ -49,14 +49,14 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from dicehall.bots.backgammon.network import NUM_OUTPUTS, forward, make_consistent
+from dicehall.bots.backgammon.neural import NUM_OUTPUTS, forward, make_consistent
 
 RACE_INPUTS = 203
 SIDE = 101
 RACE_WEIGHTS = "race_weights.npz"
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def encode_race(board: Any, out: Any) -> None:
     """Write the ``RACE_INPUTS`` inputs of ``board`` (mover in row 0) into ``out``."""
     out[:] = 0.0
@@ -95,7 +95,7 @@ def encode_race(board: Any, out: Any) -> None:
     out[202] = (pips[1] - pips[0]) / 20.0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def race_forward(board: Any, w1: Any, b1: Any, w2: Any, b2: Any, y: Any) -> None:
     """The race net's consistent probabilities for ``board`` into ``y``."""
     x = np.empty(RACE_INPUTS)

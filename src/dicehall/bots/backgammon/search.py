@@ -41,7 +41,7 @@ ROLLS = np.array([(a, b) for a in range(6, 0, -1) for b in range(a, 0, -1)], dty
 ROLL_WEIGHTS = np.array([(1.0 if a == b else 2.0) / 36.0 for a, b in ROLLS])
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def evaluate_after(board: Any, w1: Any, b1: Any, w2: Any, b2: Any, ext: Any, y: Any) -> None:
     """0-ply probabilities of the position after a play: exact when it ends the game,
     from the bear-off databases in ``ext`` (see ``Network.params``) when both sides
@@ -66,7 +66,7 @@ def evaluate_after(board: Any, w1: Any, b1: Any, w2: Any, b2: Any, ext: Any, y: 
     make_consistent(y)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def rank_0ply(
     boards: Any, n: int, w1: Any, b1: Any, w2: Any, b2: Any, ext: Any, single: bool
 ) -> Any:
@@ -77,7 +77,7 @@ def rank_0ply(
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _best_reply_0ply(
     opp: Any, d1: int, d2: int, w1: Any, b1: Any, w2: Any, b2: Any, ext: Any, single: bool, y: Any
 ) -> int:
@@ -98,7 +98,7 @@ def _best_reply_0ply(
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _evaluate_1ply(
     board: Any, w1: Any, b1: Any, w2: Any, b2: Any, ext: Any, single: bool, y: Any, counter: Any
 ) -> None:
@@ -117,7 +117,7 @@ def _evaluate_1ply(
         y += ROLL_WEIGHTS[r] * mine
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def evaluate_1ply(
     board: Any, w1: Any, b1: Any, w2: Any, b2: Any, ext: Any, single: bool, y: Any
 ) -> None:
@@ -125,7 +125,7 @@ def evaluate_1ply(
     _evaluate_1ply(board, w1, b1, w2, b2, ext, single, y, np.zeros(1, dtype=np.int64))
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _evaluate_2ply(
     board: Any,
     w1: Any,
@@ -174,7 +174,7 @@ def _evaluate_2ply(
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def evaluate_2ply(
     board: Any,
     w1: Any,
@@ -194,7 +194,7 @@ def evaluate_2ply(
     )
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def analyse(
     board: Any,
     d1: int,
@@ -294,7 +294,7 @@ def analyse(
     return probs, eqs, depth
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def choose_0ply(
     board: Any, d1: int, d2: int, w1: Any, b1: Any, w2: Any, b2: Any, ext: Any, single: bool
 ) -> int:
@@ -314,7 +314,7 @@ def choose_0ply(
     return pick
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def choose_pubeval(board: Any, d1: int, d2: int) -> int:
     """Index of the play pubeval scores highest (first of equals)."""
     n, _, boards, _ = plays(board, d1, d2)
@@ -329,7 +329,7 @@ def choose_pubeval(board: Any, d1: int, d2: int) -> int:
     return pick
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def duel_0ply_vs_pubeval(
     w1: Any, b1: Any, w2: Any, b2: Any, ext: Any, pairs: int, seed: int, single: bool
 ) -> Any:

@@ -17,7 +17,7 @@ import numpy as np
 from numba import njit
 
 from dicehall.bots.backgammon.features import NUM_INPUTS, encode
-from dicehall.bots.backgammon.network import flip, forward
+from dicehall.bots.backgammon.neural import flip, forward
 from dicehall.games.backgammon.fast import (
     CHECKERS,
     opening_roll,

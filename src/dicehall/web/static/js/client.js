@@ -21,7 +21,26 @@ const state = {
   joinRef: null,
   closing: false,
   drawing: Promise.resolve(),
+  pendingSnap: null,
+  seeding: false,
 };
+
+/** Our seats that wait for their player seed: send one (the commitment is public now). */
+async function sendSeed(snap) {
+  const mine = (snap.you || []).filter((s) => snap.players[s] && !snap.players[s].seeded);
+  if (!mine.length || state.seeding) return;
+  state.seeding = true;
+  try {
+    const res = await fetch(`/api/games/${gameId}/seed`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-Seat-Token": myTokens().join(",") },
+      body: JSON.stringify({ seed: randomSeed() }),
+    });
+    if (!res.ok && res.status !== 409) message("could not send the seed for the dice", "error");
+  } finally {
+    state.seeding = false;
+  }
+}
 
 window.dicehall = {
   get snapshot() { return state.snap; },
@@ -115,13 +134,28 @@ function onMessage(msg) {
       // broadcast snapshots (no ref) follow live actions: animate them; a join's does not.
       // Snapshots are drawn strictly in order (the first one waits for the board module).
       const animate = msg.ref === undefined;
+      state.pendingSnap = msg;
       state.drawing = state.drawing
         .then(() => showSnapshot(msg, animate && state.snap !== null))
         .catch((err) => console.error(err));
       break;
     }
-    case "event":
+    case "update": {
+      // incremental: the new log entries and the changed view; the log is kept here
+      const base = state.pendingSnap || state.snap;
+      if (!base) break; // the join's snapshot is on its way
+      const { type, entries, ...rest } = msg;
+      if (msg.seq - entries.length !== base.seq) {
+        sendJoin(); // a gap (missed updates): ask for a full snapshot again
+        break;
+      }
+      const merged = { ...base, ...rest, log: base.log.concat(entries), you: base.you };
+      state.pendingSnap = merged;
+      state.drawing = state.drawing
+        .then(() => showSnapshot(merged, true))
+        .catch((err) => console.error(err));
       break;
+    }
     case "ok":
       if (waiting) {
         state.pending.delete(msg.ref);
@@ -176,6 +210,7 @@ async function showSnapshot(snap, animate) {
   renderResult(snap);
   document.body.dataset.status = snap.status;
   document.body.dataset.seq = snap.seq;
+  if (snap.status === "waiting") sendSeed(snap);
 }
 
 function renderPlayers(snap) {

@@ -86,9 +86,18 @@ async function create(ev) {
       opponent: $("opponent").value,
       seat: seatValue === "random" ? null : Number(seatValue),
       name: name || null,
-      seed: $("seed").value.trim(),
     });
     saveTokens(res.id, res.tokens);
+    // the seed goes only now, after the game's commitment was published
+    const seeded = await fetch(`/api/games/${res.id}/seed`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-Seat-Token": Object.values(res.tokens).join(",") },
+      body: JSON.stringify({ seed: $("seed").value.trim() }),
+    });
+    if (!seeded.ok) {
+      const data = await seeded.json().catch(() => null);
+      throw new Error(data?.error?.message || `the seed was refused (HTTP ${seeded.status})`);
+    }
     location.href = res.url;
   } catch (err) {
     $("create-error").textContent = err.message;

@@ -1,0 +1,156 @@
+"""Bot-stall probe: does a thinking bot delay the acknowledgements of other games?
+
+Starts ``dicehall serve`` on a free loopback port (SQLite in a temporary file), then measures the
+acknowledgement latency of a probe client that plays a local backgammon game as fast as it is
+answered (a short pause between moves), twice: alone, and while ``--bots`` backgammon games
+against ``--level`` keep their bots thinking (their human side answers at once). Prints both
+latency distributions and the difference at p99 (goal: at most 20 ms).
+
+    python benchmarks/bot_stall.py [--bots 4] [--level expert] [--seconds 30]
+
+Like ``load_server.py`` it speaks the old and the new protocol, so ``PYTHONPATH=<checkout>/src``
+measures another checkout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+from load_server import free_port, percentiles
+from websockets.asyncio.client import ClientConnection, connect
+
+
+async def new_game(http: httpx.AsyncClient, opponent: str) -> tuple[str, list[str]]:
+    res = await http.post("/api/games", json={"game": "backgammon", "opponent": opponent})
+    res.raise_for_status()
+    game_id, tokens = res.json()["id"], list(res.json()["tokens"].values())
+    seeded = await http.post(
+        f"/api/games/{game_id}/seed", json={"seed": "p"}, headers={"X-Seat-Token": ",".join(tokens)}
+    )
+    if seeded.status_code not in (200, 404, 405):
+        seeded.raise_for_status()
+    return game_id, tokens
+
+
+async def player(
+    ws: ClientConnection,
+    game_id: str,
+    tokens: list[str],
+    stop: asyncio.Event,
+    latencies: list[float] | None,
+    pause: float,
+    rng: random.Random,
+) -> None:
+    """Join and play random legal moves whenever one of ``tokens`` is to move."""
+    await ws.send(json.dumps({"type": "join", "v": 1, "game": game_id, "tokens": tokens}))
+    seq, waiting, sent = -1, False, 0.0
+    ref = 0
+    legal: list[str] | None = None
+    while not stop.is_set():
+        try:
+            msg: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), 1.0))
+        except TimeoutError:
+            continue
+        kind = msg.get("type")
+        if kind == "ok" and waiting:
+            if latencies is not None:
+                latencies.append(time.perf_counter() - sent)
+            waiting = False
+        elif kind == "error":
+            waiting = False
+        if kind in ("snapshot", "update") and msg["seq"] >= seq:
+            seq = msg["seq"]
+            legal = msg.get("legal")
+            if msg.get("status") == "finished":
+                return
+        if legal and not waiting:
+            await asyncio.sleep(pause)
+            ref += 1
+            waiting, sent = True, time.perf_counter()
+            text = rng.choice(legal)
+            legal = None
+            await ws.send(json.dumps({"type": "act", "v": 1, "ref": ref, "text": text, "seq": seq}))
+
+
+async def probe(base: str, seconds: float, bots: int, level: str) -> list[float]:
+    stop = asyncio.Event()
+    latencies: list[float] = []
+    rng = random.Random(7)
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+
+        async def bot_table() -> None:
+            while not stop.is_set():
+                game_id, tokens = await new_game(http, f"bot:{level}")
+                async with connect(f"ws{base[4:]}/ws") as ws:
+                    await player(ws, game_id, tokens, stop, None, 0.0, rng)
+
+        async def probe_table() -> None:
+            while not stop.is_set():
+                game_id, tokens = await new_game(http, "local")
+                async with connect(f"ws{base[4:]}/ws") as ws:
+                    await player(ws, game_id, tokens, stop, latencies, 0.05, rng)
+
+        tasks = [asyncio.create_task(bot_table()) for _ in range(bots)]
+        await asyncio.sleep(3 if bots else 0)  # the bots are busy before measuring
+        tasks.append(asyncio.create_task(probe_table()))
+        await asyncio.sleep(seconds)
+        stop.set()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    return latencies
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bots", type=int, default=4)
+    parser.add_argument("--level", default="expert")
+    parser.add_argument("--seconds", type=float, default=30.0)
+    args = parser.parse_args()
+    tmp = Path(tempfile.mkdtemp(prefix="dicehall-stall-"))
+    port = free_port()
+    cmd = [
+        sys.executable, "-c", "from dicehall.cli.main import main; main()", "serve",
+        "--port", str(port), "--db", f"sqlite:///{tmp / 'stall.sqlite3'}", "--bot-delay", "0",
+        "--log-level", "warning",
+    ]  # fmt: skip
+    server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.time() + 180
+        while True:
+            try:
+                if httpx.get(f"{base}/api/protocol", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if server.poll() is not None or time.time() > deadline:
+                raise SystemExit("the server did not start")
+            time.sleep(0.5)
+        asyncio.run(probe(base, 5, 0, args.level))  # warm up (compiles, caches)
+        alone = asyncio.run(probe(base, args.seconds, 0, args.level))
+        busy = asyncio.run(probe(base, args.seconds, args.bots, args.level))
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(20)
+    print(f"bot-stall probe: backgammon, {args.bots} bots at {args.level} thinking")
+    print(f"  alone      {percentiles(alone)}")
+    print(f"  with bots  {percentiles(busy)}")
+    if alone and busy:
+        p99 = sorted(busy)[int(0.99 * len(busy))] - sorted(alone)[int(0.99 * len(alone))]
+        print(f"  p99 delay added by the bots: {p99 * 1000:.1f} ms (goal: at most 20 ms)")
+    print(f"  machine load {os.getloadavg()[0]:.2f} (1-minute average at the end)")
+
+
+if __name__ == "__main__":
+    main()
