@@ -205,15 +205,22 @@ class Bot:
 
     # -- the protocol ------------------------------------------------------------
     def act(self, state: BackgammonState) -> Any:
-        """The chosen action in ``state``: a play of the dice, or at a cube or
-        resignation decision the fallback of ``default_decision``."""
+        """The chosen action in ``state``: a play of the dice (valued by the score in
+        cube and match games), or a cube or resignation answer (``cube.bot_decision``)."""
         from dicehall.games.backgammon.fast import to_array
 
-        if not state.is_checker_play() or state.dice is None:
-            return default_decision(state)
+        if not state.is_checker_play():
+            from dicehall.bots.backgammon.cube import bot_decision
+
+            return bot_decision(self, state)
         actions = [a for a, _ in state.play_results()]
         if len(actions) == 1:
             return actions[0]
+        assert state.dice is not None
+        if state.game.extended:  # gammons valued by the score and the cube
+            from dicehall.bots.backgammon.cube import bot_play
+
+            return actions[bot_play(self, state)]
         i = self.choose(to_array(state.board), state.dice[0], state.dice[1], is_single(state))
         return actions[i]
 
