@@ -47,7 +47,7 @@ def test_a_progress_bar_at_a_terminal(tmp_path: Path) -> None:
         dimensions=(40, 120),
     )
     child.expect("analysing")
-    child.expect(r"\d+/\d+(\x1b\[0m)? plays")
+    child.expect(r"\d+/\d+(\x1b\[0m)? decisions")
     child.expect("totals per player")
     child.expect(pexpect.EOF)
     child.close()
