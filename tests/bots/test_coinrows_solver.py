@@ -167,7 +167,8 @@ def brute_force(rows: int, columns: int, purse: int, leaving: bool) -> dict[tupl
 
 @pytest.mark.parametrize(
     ("rows", "columns", "purse", "leaving"),
-    [(3, 3, 2, False), (3, 3, 3, True), (4, 3, 3, False), (4, 2, 2, False)],
+    # small enough for the plain-Python brute force to converge in seconds on a CI core
+    [(3, 3, 2, False), (3, 3, 3, True)],
 )
 def test_tiny_variants_agree_with_brute_force(
     rows: int, columns: int, purse: int, leaving: bool
