@@ -158,13 +158,16 @@ def test_the_server_serves_it(site: Path, tmp_path: Path) -> None:
     with TestClient(create_app(f"sqlite:///{tmp_path / 'pig.sqlite3'}", bot_delay=0)) as client:
         catalog = {g["name"]: g for g in client.get("/api/catalog").json()}
         assert "bot:steady" in catalog["pig"]["opponents"]
-        created = client.post(
-            "/api/games", json={"game": "pig", "opponent": "bot:steady", "seed": "pig1"}
-        ).json()
-        game_id, token = created["id"], created["tokens"]["0"]
+        created = client.post("/api/games", json={"game": "pig", "opponent": "bot:steady"})
+        assert created.status_code == 201, created.text
+        game_id, token = created.json()["id"], created.json()["tokens"]["0"]
+        # fair dice: the player's seed is sent after the commitment, the token in a header
+        headers = {"X-Seat-Token": token}
+        seeded = client.post(f"/api/games/{game_id}/seed", json={"seed": "pig1"}, headers=headers)
+        assert seeded.status_code == 200, seeded.text
         snap: dict[str, Any] = {}
         for _ in range(2000):
-            snap = client.get(f"/api/games/{game_id}", params={"token": token}).json()
+            snap = client.get(f"/api/games/{game_id}", headers=headers).json()
             if snap["status"] == "finished":
                 break
             assert "at_stake" in snap["view"]  # the declared web view
