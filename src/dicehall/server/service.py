@@ -300,6 +300,7 @@ class GameService:
         name: str | None = None,
         seed: str | None = "",
         rematch_of: str | None = None,
+        account_id: str | None = None,
     ) -> tuple[str, dict[int, str]]:
         """Create a game; returns its id and the creator's tokens by seat.
 
@@ -312,7 +313,8 @@ class GameService:
         sent with ``provide_seed`` once the commitment is public, and the game starts then. A
         string is taken as the seed at once: for trusted callers in the same process (tests,
         benchmarks), since a seed that arrives with the creation lets a server choose its seed
-        after seeing it.
+        after seeing it. ``account_id``: the creator is logged in; his seats are bound to the
+        account.
 
         :raises ServiceError: ``bad_request`` for an unknown game, option, opponent or seat.
         """
@@ -370,6 +372,7 @@ class GameService:
                         hash_token(token),
                         seed or "",
                         seeded=seed is not None,
+                        account_id=account_id,
                     )
                 )
             elif mode == "friend":
@@ -425,12 +428,18 @@ class GameService:
                     )
 
     def join(
-        self, game_id: str, seat: int | None, name: str | None, seed: str | None = ""
+        self,
+        game_id: str,
+        seat: int | None,
+        name: str | None,
+        seed: str | None = "",
+        account_id: str | None = None,
     ) -> tuple[int, str]:
         """Claim an open seat (the first open one when ``seat`` is None); returns its token.
 
         The game's commitment is public before anybody can join it, so the joiner's seed may
         come with the join; ``seed=None``: it comes later, with ``provide_seed``.
+        ``account_id``: the joiner is logged in; the seat is bound to the account.
         """
         if seed is not None:
             try:
@@ -459,12 +468,14 @@ class GameService:
                 seed or "",
                 seeded=seed is not None,
                 seq=live.seq,
+                account_id=account_id,
             ):
                 self._reload(live)
                 raise ServiceError("seat_taken", f"seat {seat + 1} was just taken")
             s = live.row.seats[seat]
             s.name, s.token_hash = label, hash_token(token)
             s.player_seed, s.seeded = seed or "", seed is not None
+            s.account_id = account_id
             live.dice = FairDice(live.row.server_seed, [x.player_seed for x in live.row.seats])
             live.touch()
             if self._ready(live):
@@ -472,6 +483,22 @@ class GameService:
             else:
                 self._notify(live, [])
             return seat, token
+
+    def resume(self, game_id: str, account_id: str) -> dict[int, str]:
+        """New tokens for the seats of ``game_id`` bound to ``account_id``: its player goes on
+        from another browser (the tokens held before stop working). Empty: no seat is his."""
+        live = self.get(game_id)
+        tokens: dict[int, str] = {}
+        with live.lock:
+            for s in live.row.seats:
+                if s.account_id != account_id:
+                    continue
+                token = secrets.token_urlsafe(24)
+                if self.store.rebind_token(game_id, s.seat, account_id, hash_token(token)):
+                    s.token_hash = hash_token(token)
+                    tokens[s.seat] = token
+            live.touch()
+        return tokens
 
     def provide_seed(self, game_id: str, seats: Sequence[int], seed: str) -> list[int]:
         """Give the held ``seats`` that wait for it their player seed; returns those seeded.

@@ -83,6 +83,7 @@ class SeatRow:
     token_hash: str | None = None
     player_seed: str = ""
     seeded: bool = True  # False while a taken seat waits for its player seed
+    account_id: str | None = None  # the account of a logged-in player (accounts.py)
 
     @property
     def claimed(self) -> bool:
@@ -171,6 +172,7 @@ class Store:
             sa.Column("token_hash", sa.String(64)),
             sa.Column("player_seed", sa.String(64), nullable=False, default=""),
             sa.Column("seeded", sa.Boolean, nullable=False, default=True),
+            sa.Column("account_id", sa.String(32)),
         )
         self.actions = sa.Table(
             f"{prefix}actions",
@@ -280,6 +282,7 @@ class Store:
                         token_hash=s.token_hash,
                         player_seed=s.player_seed,
                         seeded=s.seeded,
+                        account_id=s.account_id,
                     )
                 )
             self._notify(conn, row.id, 0)
@@ -312,7 +315,16 @@ class Store:
         )
         for s in rows:
             out[s.game_id].append(
-                SeatRow(s.seat, s.kind, s.spec, s.name, s.token_hash, s.player_seed or "", s.seeded)
+                SeatRow(
+                    s.seat,
+                    s.kind,
+                    s.spec,
+                    s.name,
+                    s.token_hash,
+                    s.player_seed or "",
+                    s.seeded,
+                    s.account_id,
+                )
             )
         return out
 
@@ -347,9 +359,11 @@ class Store:
         *,
         seeded: bool = True,
         seq: int = 0,
+        account_id: str | None = None,
     ) -> bool:
         """Give an open human seat its token; False if somebody claimed it first.
-        ``seeded=False``: the player seed comes later (``set_seed``)."""
+        ``seeded=False``: the player seed comes later (``set_seed``); ``account_id`` binds the
+        seat to a logged-in player's account."""
         with self._write_lock, self.engine.begin() as conn:
             res = conn.execute(
                 self.seats.update()
@@ -359,12 +373,34 @@ class Store:
                     self.seats.c.kind == "human",
                     self.seats.c.token_hash.is_(None),
                 )
-                .values(name=name, token_hash=token_hash, player_seed=seed, seeded=seeded)
+                .values(
+                    name=name,
+                    token_hash=token_hash,
+                    player_seed=seed,
+                    seeded=seeded,
+                    account_id=account_id,
+                )
             )
             conn.execute(
                 self.games.update().where(self.games.c.id == game_id).values(updated=time.time())
             )
             self._notify(conn, game_id, seq)
+            return bool(res.rowcount == 1)
+
+    def rebind_token(self, game_id: str, seat: int, account_id: str, token_hash: str) -> bool:
+        """Give the seat bound to ``account_id`` a new token (its owner resumes from another
+        browser; the old token stops working); False if the seat is not bound to it."""
+        with self._write_lock, self.engine.begin() as conn:
+            res = conn.execute(
+                self.seats.update()
+                .where(
+                    self.seats.c.game_id == game_id,
+                    self.seats.c.seat == seat,
+                    self.seats.c.account_id == account_id,
+                )
+                .values(token_hash=token_hash)
+            )
+            self._notify(conn, game_id, -1)
             return bool(res.rowcount == 1)
 
     def set_seed(self, game_id: str, seat: int, seed: str, *, seq: int = 0) -> bool:
@@ -503,8 +539,12 @@ class Store:
             return [ActionRow(r.seq, r.actor, r.text, r.created) for r in rows]
 
     def drop_all(self) -> None:
-        """Remove this store's tables (tests clean up with it)."""
+        """Remove this store's tables, and those of the modules on it (tests clean up)."""
         self.metadata.drop_all(self.engine)
+        with self.engine.begin() as conn:
+            for name in sa.inspect(conn).get_table_names():
+                if name.startswith(self.prefix) and name != f"{self.prefix}alembic_version":
+                    conn.execute(sa.text(f'DROP TABLE IF EXISTS "{name}"'))
         with self.engine.begin() as conn:
             conn.execute(sa.text(f"DROP TABLE IF EXISTS {self.prefix}alembic_version"))
         self.engine.dispose()
