@@ -15,7 +15,7 @@ from dicehall.server.service import GameService
 from dicehall.server.storage import Store, hash_token
 
 #: the newest schema revision
-HEAD = "0003"
+HEAD = "0004"
 
 
 def legacy_schema(engine: sa.Engine, prefix: str) -> None:

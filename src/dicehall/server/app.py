@@ -26,6 +26,7 @@ from dicehall.core.errors import DicehallError
 from dicehall.core.fairness import verify_record
 from dicehall.core.registry import game_class, registered_games
 from dicehall.server import accounts as accounts_module
+from dicehall.server import ratings as ratings_module
 from dicehall.server.limits import AddressLimiter, Limits, TokenBucket, clip
 from dicehall.server.service import (
     OPTION_CAP,
@@ -56,6 +57,7 @@ STATUS = {
     "too_long": 413,
     "already_seeded": 409,
     **accounts_module.STATUS,
+    "unknown_player": 404,
 }
 
 
@@ -73,6 +75,7 @@ class CreateGame(BaseModel):
     )
     seat: int | None = Field(0, description="the creator's seat (0 moves first); null: random")
     name: str | None = Field(None, max_length=40, description="the creator's guest name")
+    rated: bool = Field(False, description="a rated game (logged in, against a bot or friends)")
     seed: str = Field(
         "",
         max_length=64,
@@ -374,6 +377,8 @@ def create_app(
     service = GameService(store, bot_delay=bot_delay, limits=limits, bot_workers=bot_workers)
     hub = Hub(service)
     accounts = accounts_module.Accounts(store)
+    ratings = ratings_module.Ratings(store, accounts)
+    service.listeners.append(ratings.on_commit)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -387,6 +392,10 @@ def create_app(
         async def expire_loop() -> None:
             while True:
                 try:
+                    # rated games whose server stopped before their rating update
+                    rated = await asyncio.to_thread(ratings.sweep)
+                    if rated:
+                        log.info("rated %d finished games that were not rated yet", rated)
                     expired = await asyncio.to_thread(service.expire)
                     if expired:
                         log.info("expired %d abandoned games", len(expired))
@@ -411,6 +420,7 @@ def create_app(
     app.state.hub = hub
     app.state.limits = limits
     app.state.accounts = accounts
+    app.state.ratings = ratings
     app.add_middleware(Guard, limits=limits)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
@@ -454,6 +464,7 @@ def create_app(
 
     # -- HTTP API --------------------------------------------------------------
     app.include_router(accounts_module.router(accounts))
+    app.include_router(ratings_module.router(ratings))
 
     @app.get("/api/catalog", tags=["lobby"])
     def catalog() -> list[dict[str, Any]]:
@@ -518,6 +529,7 @@ def create_app(
             name=account.username if account else body.name,
             seed=None,
             account_id=account.id if account else None,
+            rated=body.rated,
         )
         live = service.get(game_id)
         return {

@@ -301,6 +301,7 @@ class GameService:
         seed: str | None = "",
         rematch_of: str | None = None,
         account_id: str | None = None,
+        rated: bool = False,
     ) -> tuple[str, dict[int, str]]:
         """Create a game; returns its id and the creator's tokens by seat.
 
@@ -314,7 +315,8 @@ class GameService:
         string is taken as the seed at once: for trusted callers in the same process (tests,
         benchmarks), since a seed that arrives with the creation lets a server choose its seed
         after seeing it. ``account_id``: the creator is logged in; his seats are bound to the
-        account.
+        account. ``rated``: the game changes the ratings of its players (each needs an
+        account: a rated game is against a bot or friends, never local).
 
         :raises ServiceError: ``bad_request`` for an unknown game, option, opponent or seat.
         """
@@ -337,6 +339,12 @@ class GameService:
             raise ServiceError("bad_request", f"seat must be 0..{n - 1} for {game.name}")
         opponent = opponent.strip().lower()[:60]
         mode = opponent if opponent in ("friend", "local") else "bot"
+        if rated and (account_id is None or mode == "local"):
+            raise ServiceError(
+                "bad_request",
+                "a rated game needs you logged in and an opponent (a bot or a friend), "
+                "not local play; guests play casual games",
+            )
         if mode == "bot":
             allowed = list(self.bot_specs(game.name))
             if opponent == "human":
@@ -393,6 +401,7 @@ class GameService:
             updated=now,
             rematch_of=rematch_of,
             seats=seats,
+            rated=bool(rated),
         )
         self.store.create_game(row)
         self.get(row.id)  # folds it and, when every seat is ready, rolls the first dice
@@ -453,6 +462,12 @@ class GameService:
                 raise ServiceError("seat_taken", "every seat of this game is taken; watch it")
             if seat is None:
                 seat = open_seats[0]
+            if live.row.rated and account_id is None:
+                raise ServiceError(
+                    "not_logged_in", "log in to play a rated game; guests play casual games"
+                )
+            if live.row.rated and any(s.account_id == account_id for s in live.row.seats):
+                raise ServiceError("seat_taken", "you already have a seat in this rated game")
             if seat not in open_seats:
                 raise ServiceError(
                     "seat_taken",
@@ -862,6 +877,7 @@ class GameService:
             "title": live.game.title,
             "options": dict(live.row.options),
             "mode": live.row.mode,
+            "rated": live.row.rated,
             "status": live.row.status,
             "seq": live.seq,
             "players": [
@@ -872,6 +888,7 @@ class GameService:
                     "spec": s.spec,
                     "claimed": s.claimed,
                     "seeded": s.seeded,
+                    "account": s.account_id is not None,
                 }
                 for s in live.row.seats
             ],

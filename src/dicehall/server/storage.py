@@ -105,6 +105,7 @@ class GameRow:
     rematch_of: str | None = None
     rematch: str | None = None
     seats: list[SeatRow] = field(default_factory=list)
+    rated: bool = False  # a rated game changes its players' ratings (ratings.py)
 
 
 @dataclass
@@ -160,6 +161,7 @@ class Store:
             sa.Column("result", sa.Text),
             sa.Column("rematch_of", sa.String(32)),
             sa.Column("rematch", sa.String(32)),
+            sa.Column("rated", sa.Boolean, nullable=False, default=False),
         )
         self.seats = sa.Table(
             f"{prefix}seats",
@@ -269,6 +271,7 @@ class Store:
                     result=None,
                     rematch_of=row.rematch_of,
                     rematch=None,
+                    rated=row.rated,
                 )
             )
             for s in row.seats:
@@ -302,6 +305,7 @@ class Store:
             rematch_of=r.rematch_of,
             rematch=r.rematch,
             seats=seats,
+            rated=bool(r.rated),
         )
 
     def _seats_of(self, conn: Any, ids: list[str]) -> dict[str, list[SeatRow]]:
