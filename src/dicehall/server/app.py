@@ -590,6 +590,16 @@ def create_app(
         seq = service.act(game_id, seats, body.text, body.seq)
         return {"ok": True, "seq": seq}
 
+    @app.post("/api/games/{game_id}/resign", tags=["games"])
+    def resign(game_id: str, body: Tokens, request: Request) -> dict[str, Any]:
+        """Resign: the game ends now and your seat loses (tokens in the body or the
+        ``X-Seat-Token`` header)."""
+        live = service.get(game_id)
+        seat = service.resign(
+            game_id, service.seats_for(live, body.tokens or header_tokens(request))
+        )
+        return {"ok": True, "seat": seat, "result": live.row.result}
+
     @app.post("/api/games/{game_id}/rematch", tags=["games"])
     def rematch(game_id: str, body: Tokens) -> dict[str, Any]:
         """A new game with the same settings; the caller keeps his seats."""

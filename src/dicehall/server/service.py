@@ -499,6 +499,38 @@ class GameService:
                 self._notify(live, [])
             return seat, token
 
+    def resign(self, game_id: str, seats: Sequence[int]) -> int:
+        """The holder of ``seats`` resigns: the game ends at once and his seat loses.
+        Returns the seat that resigned (the one to move among ``seats``, else the first).
+
+        The result: -1 for the resigning seat, +1 for every other (in a White Die game of 3
+        to 6 players the others share the win). Backgammon resigns a single game (or a
+        match) outright; resigning a gammon or backgammon comes with match play.
+
+        :raises ServiceError: ``not_your_seat`` without a seat, ``not_started`` before the
+            game starts, ``game_over`` after it ended.
+        """
+        live = self.get(game_id)
+        with live.lock:
+            mine = [s for s in seats if 0 <= s < len(live.row.seats)]
+            if not mine:
+                raise ServiceError("not_your_seat", "resign needs the token of one of your seats")
+            if live.row.status == "waiting":
+                raise ServiceError("not_started", "the game has not started: leave it instead")
+            if live.row.status != "playing" or live.state.is_terminal():
+                raise ServiceError("game_over", "the game is over")
+            to_move = live.state.current_player()
+            seat = to_move if to_move in mine else mine[0]
+            result = [1.0] * len(live.row.seats)
+            result[seat] = -1.0
+            if not self.store.finish(game_id, result, f"resign:{seat}", seq=live.seq):
+                self._reload(live)
+                raise ServiceError("game_over", "the game ended first")
+            live.row.status, live.row.result, live.row.ended = "finished", result, f"resign:{seat}"
+            live.touch()
+            self._notify(live, [])
+            return seat
+
     def resume(self, game_id: str, account_id: str) -> dict[int, str]:
         """New tokens for the seats of ``game_id`` bound to ``account_id``: its player goes on
         from another browser (the tokens held before stop working). Empty: no seat is his."""
@@ -896,8 +928,9 @@ class GameService:
             "view": view.state_view(state),
             "last": live.last,
             "log": [e.to_dict() for e in live.log],
-            "returns": state.returns() if terminal else None,
-            "summary": view.summary(state) if terminal else None,
+            "returns": state.returns() if terminal else live.row.result,
+            "summary": view.summary(state) if terminal else _ended_summary(live.row),
+            "ended": live.row.ended,
             "text": state.render(None),
             "fairness": self.fairness(live),
             "rematch": live.row.rematch,
@@ -971,6 +1004,9 @@ class GameService:
             )
             if live.state.is_terminal():
                 record.meta["returns"] = live.state.returns()
+            elif live.row.ended:  # resigned: the position is not final, the result is
+                record.meta["ended"] = live.row.ended
+                record.meta["result"] = live.row.result
         # every roll with its dice, so the browser can recompute them from the seeds
         checks = check_rolls(record, live.row.server_seed, record.meta["fairness"]["player_seeds"])
         record.meta["fairness"]["rolls"] = [c.to_dict() for c in checks]
@@ -1102,9 +1138,18 @@ def _row_key(row: GameRow) -> tuple[Any, ...]:
     """What of a game row a client sees change (to tell whether a catch-up changed it)."""
     return (
         row.status,
+        row.ended,
         row.rematch,
         tuple((s.name, s.token_hash, s.seeded) for s in row.seats),
     )
+
+
+def _ended_summary(row: GameRow) -> str | None:
+    """The result line of a game ended other than by the rules, naming the players."""
+    if row.ended and row.ended.startswith("resign:"):
+        seat = int(row.ended.split(":", 1)[1])
+        return f"{row.seats[seat].name} resigned"
+    return None
 
 
 def _seat_or_none(state: State) -> int | None:

@@ -106,6 +106,7 @@ class GameRow:
     rematch: str | None = None
     seats: list[SeatRow] = field(default_factory=list)
     rated: bool = False  # a rated game changes its players' ratings (ratings.py)
+    ended: str | None = None  # how it ended other than by the rules: "resign:SEAT"
 
 
 @dataclass
@@ -162,6 +163,7 @@ class Store:
             sa.Column("rematch_of", sa.String(32)),
             sa.Column("rematch", sa.String(32)),
             sa.Column("rated", sa.Boolean, nullable=False, default=False),
+            sa.Column("ended", sa.String(40)),
         )
         self.seats = sa.Table(
             f"{prefix}seats",
@@ -306,6 +308,7 @@ class Store:
             rematch=r.rematch,
             seats=seats,
             rated=bool(r.rated),
+            ended=r.ended,
         )
 
     def _seats_of(self, conn: Any, ids: list[str]) -> dict[str, list[SeatRow]]:
@@ -430,6 +433,20 @@ class Store:
                 .values(status=status, updated=time.time())
             )
             self._notify(conn, game_id, seq)
+
+    def finish(self, game_id: str, result: list[float], ended: str, *, seq: int = 0) -> bool:
+        """End a game in play other than by its rules (a resignation): status ``finished``
+        with ``result`` and the reason ``ended``; False if it was not in play any more."""
+        with self._write_lock, self.engine.begin() as conn:
+            res = conn.execute(
+                self.games.update()
+                .where(self.games.c.id == game_id, self.games.c.status == "playing")
+                .values(
+                    status="finished", result=json.dumps(result), ended=ended, updated=time.time()
+                )
+            )
+            self._notify(conn, game_id, seq)
+            return bool(res.rowcount == 1)
 
     def set_rematch(self, game_id: str, rematch_id: str, *, seq: int = 0) -> None:
         with self._write_lock, self.engine.begin() as conn:

@@ -1,6 +1,7 @@
 """Rated games and Glicko-2 ratings.
 
-``games.rated`` marks a rated game (chosen at creation; casual by default). ``ratings`` holds
+``games.rated`` marks a rated game (chosen at creation; casual by default); ``games.ended``
+says how a game ended other than by its rules (``resign:SEAT``). ``ratings`` holds
 one Glicko-2 rating per account and game. ``rating_changes`` holds, per rated game and seat,
 the rating before and after the game: its primary key ``(game_id, seat)`` is what makes a
 game's rating update happen exactly once (see ``dicehall.server.ratings``).
@@ -24,6 +25,7 @@ def upgrade() -> None:
     prefix = context.config.attributes.get("prefix", "")
     with op.batch_alter_table(f"{prefix}games") as batch:
         batch.add_column(sa.Column("rated", sa.Boolean, nullable=False, server_default=sa.false()))
+        batch.add_column(sa.Column("ended", sa.String(40), nullable=True))
     op.create_table(
         f"{prefix}ratings",
         sa.Column("account_id", sa.String(32), primary_key=True),
@@ -56,4 +58,5 @@ def downgrade() -> None:
     op.drop_index(f"ix_{prefix}ratings_board", f"{prefix}ratings")
     op.drop_table(f"{prefix}ratings")
     with op.batch_alter_table(f"{prefix}games") as batch:
+        batch.drop_column("ended")
         batch.drop_column("rated")
