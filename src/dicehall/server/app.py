@@ -771,9 +771,17 @@ def create_app(
                 log.exception("act %r in game %s failed", clip(text, 60), conn.game_id)
                 return error("internal_error", clip(f"the server failed: {exc}", 200), ref)
             return {"type": "ok", "v": PROTOCOL_VERSION, "ref": ref, "seq": new_seq}
+        if kind == "resign":
+            if conn.game_id is None:
+                return error("not_joined", "send a join message first", ref)
+            try:
+                seat = await asyncio.to_thread(service.resign, conn.game_id, conn.seats)
+            except ServiceError as exc:
+                return error(exc.code, exc.message, ref)
+            return {"type": "ok", "v": PROTOCOL_VERSION, "ref": ref, "resigned": seat}
         return error(
             "bad_message",
-            f"unknown message type {clip(str(kind), 30)!r}; expected join, act or ping",
+            f"unknown message type {clip(str(kind), 30)!r}; expected join, act, resign or ping",
             ref,
         )
 
