@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dicehall_server_fixtures import sqlite_url_fixture  # noqa: F401
+from dicehall_server_fixtures import create_game, sqlite_url_fixture  # noqa: F401
 from fastapi.testclient import TestClient
 
 from dicehall.games.backgammon.mat import import_mat
@@ -25,9 +25,7 @@ def act(c: Any, game_id: str, tokens: list[str], text: str) -> Any:
 
 def test_a_match_is_validated_survives_a_restart_and_downloads_as_mat(sqlite_url: str) -> None:
     with TestClient(create_app(sqlite_url, bot_delay=0)) as c:
-        created = c.post(
-            "/api/games", json={"game": "backgammon", "opponent": "local", "options": MATCH}
-        ).json()
+        created = create_game(c, game="backgammon", opponent="local", options=MATCH)
         game_id = created["id"]
         tokens = [created["tokens"]["0"], created["tokens"]["1"]]
         snap = c.get(f"/api/games/{game_id}").json()
@@ -72,5 +70,5 @@ def test_a_match_is_validated_survives_a_restart_and_downloads_as_mat(sqlite_url
 
 
 def _legal(c: Any, game_id: str, token: str) -> list[str]:
-    snap = c.get(f"/api/games/{game_id}", params={"token": token}).json()
+    snap = c.get(f"/api/games/{game_id}", headers={"X-Seat-Token": token}).json()
     return list(snap["legal"] or [])

@@ -110,7 +110,7 @@ def test_money_game_between_two_browsers_with_a_double_offered_and_answered(
     server: Any, browser: Any, new_game: Any
 ) -> None:
     game = new_game("backgammon", "friend", options=MONEY, name="Ann")
-    contexts = [browser.new_context() for _ in range(2)]
+    contexts = [browser.new_context(bypass_csp=True) for _ in range(2)]
     try:
         ann, bob = (c.new_page() for c in contexts)
         errors: list[str] = []

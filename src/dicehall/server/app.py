@@ -613,7 +613,7 @@ def create_app(
         rec = service.record(game_id)
         headers = {}
         if format not in ("json", "mat"):
-            raise ServiceError("bad_request", f"format {format!r}: expected json or mat")
+            raise ServiceError("bad_request", f"format {clip(format, 20)!r}: expected json or mat")
         if download:
             headers["Content-Disposition"] = f'attachment; filename="dicehall-{game_id}.{format}"'
         if format == "mat":
