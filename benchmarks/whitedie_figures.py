@@ -33,7 +33,8 @@ import numpy as np
 from dicehall import Match, load_game
 from dicehall.bots.whitedie import Bot, matching, reroll
 from dicehall.bots.whitedie.dice import FOUR_PROB, FOUR_WAYS
-from dicehall.bots.whitedie.tables import load_tables, winprob_table
+from dicehall.bots.whitedie.solved import winprob_table
+from dicehall.bots.whitedie.tables import load_tables
 from dicehall.bots.whitedie.winprob import (
     TurnModel,
     evaluate,

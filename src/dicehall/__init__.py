@@ -10,7 +10,10 @@ True
 from dicehall.core import (
     CHANCE,
     TERMINAL,
+    ActionSyntaxError,
+    AmbiguousActionError,
     Game,
+    GameOverError,
     IllegalActionError,
     Match,
     OptionError,
@@ -29,7 +32,10 @@ __version__ = "0.1.0"
 __all__ = [
     "CHANCE",
     "TERMINAL",
+    "ActionSyntaxError",
+    "AmbiguousActionError",
     "Game",
+    "GameOverError",
     "IllegalActionError",
     "Match",
     "OptionError",

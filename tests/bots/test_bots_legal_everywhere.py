@@ -6,7 +6,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dicehall.bots.registry import game_bot_module, make_agent
+from dicehall.bots.registry import game_bots, make_agent
 from dicehall.core.dice import SeededDice, resolve_chance
 from dicehall.core.registry import load_game, registered_games
 
@@ -21,9 +21,9 @@ GENERIC = ["random", "expectimax:1", "mcts:3"]
 
 def _specs(game: str) -> list[str]:
     specs = list(GENERIC)
-    module = game_bot_module(game)
-    if module is not None and getattr(module, "LEVELS", ()):
-        specs.append(f"bot:{module.LEVELS[0]}")
+    bots = game_bots(game)
+    if bots is not None:
+        specs.append(f"bot:{bots.levels[0]}")
     return specs
 
 

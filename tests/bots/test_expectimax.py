@@ -33,7 +33,7 @@ class Gamble(Game):
     def new_initial_state(self) -> GambleState:
         return GambleState(self, (0, 0), 0, False)
 
-    def return_bounds(self) -> tuple[float, float]:
+    def utility_bounds(self) -> tuple[float, float]:
         return (-1.0, 1.0)
 
 
@@ -126,16 +126,16 @@ def all_decision_states(turns: int) -> list[GambleState]:
     return out
 
 
-@pytest.mark.parametrize("bounds", [None, (-1.0, 1.0)])
+@pytest.mark.parametrize("bounds", [None, (-1.0, 1.0), "game"])
 @pytest.mark.parametrize("turns", [2, 4, 5])
-def test_root_value_is_exact(turns: int, bounds: tuple[float, float] | None) -> None:
+def test_root_value_is_exact(turns: int, bounds: tuple[float, float] | str | None) -> None:
     root = Gamble(turns).new_initial_state()
     bot = ExpectimaxBot(depth=turns, bounds=bounds)
     assert bot.value(root)[0] == pytest.approx(float(exact(root)), abs=1e-12)
 
 
-@pytest.mark.parametrize("bounds", [None, (-1.0, 1.0)])
-def test_every_position_and_choice_is_exact(bounds: tuple[float, float] | None) -> None:
+@pytest.mark.parametrize("bounds", [None, (-1.0, 1.0), "game"])
+def test_every_position_and_choice_is_exact(bounds: tuple[float, float] | str | None) -> None:
     for state in all_decision_states(4):
         bot = ExpectimaxBot(depth=4, bounds=bounds)
         player = state.current_player()
@@ -156,6 +156,9 @@ def test_star1_prunes_without_changing_the_answer() -> None:
     assert pruned_value == pytest.approx(plain_value, abs=1e-12)
     assert pruned_value == pytest.approx(float(exact(root)), abs=1e-12)
     assert pruned.nodes < plain.nodes
+    declared = ExpectimaxBot(depth=8, bounds="game")  # the game's utility_bounds()
+    assert declared.value(root)[0] == pytest.approx(pruned_value, abs=1e-12)
+    assert declared.nodes == pruned.nodes
 
 
 def test_max_n_agrees_with_minimax_on_a_zero_sum_game() -> None:

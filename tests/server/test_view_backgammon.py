@@ -52,8 +52,39 @@ def test_views_along_random_games_are_json_and_complete() -> None:
         assert "wins" in get_view("backgammon").summary(state)
 
 
-def test_unknown_games_get_the_generic_view() -> None:
-    view = get_view("no-such-game")
+def test_a_game_without_a_web_view_gets_the_generic_one() -> None:
+    from dicehall.core.declaration import GameEntry
+    from dicehall.core.registry import refresh_games, register_game
+
+    register_game(GameEntry("plainbackgammon", rules=type(load_game("backgammon"))))
+    try:
+        view = get_view("plainbackgammon")
+    finally:
+        refresh_games()
     state = load_game("backgammon").new_initial_state()
     assert view.state_view(state) == {"text": state.render(None)}
     assert view.legal_view(state) is None
+
+
+def test_the_browser_gets_the_rules_results_not_the_rules() -> None:
+    """Each click-graph node carries its board, and the opening roll says who starts, so
+    backgammon.js applies no move and decides no opening itself."""
+    from dicehall.games.backgammon.rules import move_step, pip_count
+
+    game = load_game("backgammon")
+    tie = move_view(game.new_initial_state(), "4-4", game.new_initial_state().apply_text("4-4"))
+    assert tie == {"roll": [4, 4], "opening": True, "starts": None}
+    start = game.new_initial_state()
+    assert move_view(start, "2-5", start.apply_text("2-5"))["starts"] == 1
+    state = start.apply_text("3-1")
+    nodes = legal_view(state)["nodes"]
+    assert tuple(map(tuple, nodes[0]["sides"])) == state.board
+    assert nodes[0]["pips"] == [167, 167] and all(
+        node["pips"] == [pip_count(node["sides"][0]), pip_count(node["sides"][1])] for node in nodes
+    )
+    for node in nodes:
+        for src, dst, _die, hit, child in node["edges"]:
+            mine, theirs = list(node["sides"][0]), list(node["sides"][1])
+            assert move_step(mine, theirs, src, dst) == hit
+            assert (tuple(mine), tuple(theirs)) == tuple(map(tuple, nodes[child]["sides"]))
+    json.dumps(nodes)

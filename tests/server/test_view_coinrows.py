@@ -39,7 +39,7 @@ def random_states(seed: int, games: int = 6, **options: object) -> list[State]:
 
 
 def test_registered_with_the_server() -> None:
-    assert get_view("coinrows").module is view
+    assert get_view("coinrows") is view.VIEW
 
 
 def test_initial_position() -> None:
@@ -155,3 +155,11 @@ def test_random_games_round_trip_and_legal_texts_are_legal() -> None:
         text = next(t for t in before.legal_texts() if before.apply_text(t) == after)
         detail = view.move_view(before, text, after)
         assert detail is not None and roundtrip(detail) == detail
+
+
+def test_the_view_says_whether_the_roll_ended_the_turn() -> None:
+    """The browser shows "7: turn over" from this flag, not from a copy of the rule."""
+    s = load_game("coinrows").new_initial_state().apply_text("roll")
+    assert view.state_view(s.apply_text("3-4"))["roll_ends_turn"] is True
+    assert view.state_view(s.apply_text("2-3"))["roll_ends_turn"] is False
+    assert view.state_view(load_game("coinrows").new_initial_state())["roll_ends_turn"] is False

@@ -53,7 +53,7 @@ def random_states(seed: int, games: int, **options: Any) -> list[WhiteDieState]:
 
 
 def test_registered_with_the_server() -> None:
-    assert get_view("whitedie").module is view
+    assert get_view("whitedie") is view.VIEW
 
 
 def test_start_of_the_game() -> None:

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
 from dicehall.arena.runner import GameResult
+from dicehall.arena.stats import pool
 
 Z95 = 1.959963984540054
 
@@ -245,8 +246,6 @@ def summarise_simulation(
     winner of the opening roll). Its score counts every other seat it beat (ties
     half), so 0.5 means no advantage with two players.
     """
-    from dicehall.arena.stats import describe_statistics
-
     n = len(results[0].returns) if results else 0
     seat_wins = [0] * n
     draws = 0
@@ -279,3 +278,11 @@ def summarise_simulation(
         seconds=seconds,
         statistics=describe_statistics([r.stats for r in results]),
     )
+
+
+def describe_statistics(observations: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Mean with 95% interval and count of each named statistic over all games."""
+    out: dict[str, dict[str, Any]] = {}
+    for name, values in pool(observations).items():
+        out[name] = mean_interval(values).to_dict()
+    return out

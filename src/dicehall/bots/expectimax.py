@@ -34,7 +34,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from dicehall.core.game import CHANCE, TERMINAL, Action, State
 
@@ -71,38 +71,25 @@ class ScoredAction:
         return f"ScoredAction({self.text!r}, {self.value:+.4f})"
 
 
-def return_bounds(state: State) -> tuple[float, float] | None:
-    """The lowest and highest return of ``state.game`` if the game declares them.
-
-    A game may define ``return_bounds() -> (lo, hi)``; without it there are no bounds
-    and chance nodes are searched without Star1 pruning.
-    """
-    hook = getattr(state.game, "return_bounds", None)
-    if hook is None:
-        return None
-    lo, hi = hook()
-    return float(lo), float(hi)
-
-
 class ExpectimaxBot:
     """An expectimax (expectiminimax for two players) agent for any registered game.
 
     ``depth`` is the number of decisions searched ahead; ``evaluate`` scores the leaves;
-    ``bounds`` are the lowest and highest possible value (returns and evaluations) and
-    enable Star1 pruning at chance nodes; ``order`` sorts actions (default: the
+    ``bounds`` are the lowest and highest possible value (returns and evaluations) and enable
+    Star1 pruning at chance nodes (``"game"``: the game's declared ``utility_bounds()``, sound
+    when the evaluation stays inside them too); ``order`` sorts actions (default: the
     transposition cache's best action first, then by the shallow evaluation of the action's
-    result); ``time_limit`` turns the search into iterative deepening that stops after that
-    many seconds with the deepest completed answer (not reproducible; fixed depth is).
-    ``node_limit`` does the same with a budget of work per decision (states generated,
-    whether searched or only evaluated for move ordering), which bounds the time and stays
-    reproducible. With ``chance_at_horizon`` the dice that follow the last decision searched
-    are still averaged over (so a decision to roll is valued by its outcomes); without it
-    the evaluation sees the state before the dice, as backgammon evaluators expect. ``beam``
-    limits the decisions below the root to that many best actions by the ordering (forward
-    pruning: faster, but no longer exact; off by default). ``contempt`` makes a drawn end
-    worth that much less to the seat searching (so it plays on against a weaker opponent
-    instead of settling for a draw). ``seed`` fixes the sampling of huge chance nodes and
-    nothing else.
+    result); ``time_limit`` turns the search into iterative deepening that stops after that many
+    seconds with the deepest completed answer (not reproducible; fixed depth is). ``node_limit``
+    does the same with a budget of work per decision (states generated, whether searched or only
+    evaluated for move ordering), which bounds the time and stays reproducible. With
+    ``chance_at_horizon`` the dice that follow the last decision searched are still averaged
+    over (so a decision to roll is valued by its outcomes); without it the evaluation sees the
+    state before the dice, as backgammon evaluators expect. ``beam`` limits the decisions below
+    the root to that many best actions by the ordering (forward pruning: faster, but no longer
+    exact; off by default). ``contempt`` makes a drawn end worth that much less to the seat
+    searching (so it plays on against a weaker opponent instead of settling for a draw).
+    ``seed`` fixes the sampling of huge chance nodes and nothing else.
     """
 
     def __init__(
@@ -110,7 +97,7 @@ class ExpectimaxBot:
         depth: int = 2,
         *,
         evaluate: Evaluation | None = None,
-        bounds: tuple[float, float] | None = None,
+        bounds: tuple[float, float] | Literal["game"] | None = None,
         order: MoveOrdering | None = None,
         zero_sum: bool | None = None,
         time_limit: float | None = None,
@@ -127,7 +114,9 @@ class ExpectimaxBot:
             raise ValueError("expectimax depth must be at least 1")
         self.depth = depth
         self.evaluate: Evaluation = evaluate or neutral_evaluation
-        self.bounds = bounds
+        # "game": the utility bounds the game declares (Game.utility_bounds), read per search
+        self._bounds_from_game = bounds == "game"
+        self.bounds: tuple[float, float] | None = None if bounds == "game" else bounds
         self.order = order
         self.zero_sum = zero_sum
         self.time_limit = time_limit
@@ -167,7 +156,7 @@ class ExpectimaxBot:
         if player in (CHANCE, TERMINAL):
             raise ValueError("analyse needs a state where a player decides")
         d = depth or self.depth
-        self._begin(None, None, player)
+        self._begin(None, None, player, state)
         scored: list[ScoredAction] = []
         for action in self._ordered(state, list(state.legal_actions()), d):
             child = state.apply(action)
@@ -182,7 +171,7 @@ class ExpectimaxBot:
 
     def value(self, state: State, depth: int | None = None) -> list[float]:
         """The search value of ``state`` for every seat (seat 0 and its negation for two)."""
-        self._begin(None)
+        self._begin(None, state=state)
         d = depth or self.depth
         if self._scalar(state):
             v = self._scalar_value(state, d, -math.inf, math.inf, 0)
@@ -194,8 +183,14 @@ class ExpectimaxBot:
 
     # -- root --------------------------------------------------------------
     def _begin(
-        self, time_limit: float | None, node_limit: int | None = None, root: int | None = None
+        self,
+        time_limit: float | None,
+        node_limit: int | None = None,
+        root: int | None = None,
+        state: State | None = None,
     ) -> None:
+        if self._bounds_from_game and state is not None:
+            self.bounds = state.game.utility_bounds()
         if root != self._root:
             self._cache.clear()  # values depend on the searching seat (contempt)
             self._root = root
@@ -205,7 +200,7 @@ class ExpectimaxBot:
             self._cache.clear()
 
     def _best(self, state: State, actions: list[Action]) -> Action:
-        self._begin(self.time_limit, self.node_limit, state.current_player())
+        self._begin(self.time_limit, self.node_limit, state.current_player(), state)
         if self.time_limit is None and self.node_limit is None:
             return self._best_at(state, actions, self.depth)
         best = actions[0]

@@ -1,20 +1,57 @@
 """Agents by name, as typed after ``--vs`` or in the arena: ``random``, ``bot:expert`` ...
 
-``bot[:level]`` loads ``dicehall.bots.<game>.Bot(level=...)``, so each game's own
-bot slots in without the front ends knowing it. Generic agents register a factory
-in ``GENERIC_AGENTS``.
+``bot[:level]`` asks the game's declared ``BotPackage`` (``GameEntry.bots``) for an agent
+of that level, so each game's own bot slots in without the front ends knowing it. Generic
+agents register a factory in ``GENERIC_AGENTS``.
 """
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
 
-from dicehall.core.errors import DicehallError
+from dicehall.core.errors import DicehallError, GameDeclarationError
+from dicehall.core.game import State
 from dicehall.core.match import Agent
+from dicehall.core.registry import game_entry
 
 AgentFactory = Callable[[str, str | None, int | None], Agent]
+
+#: Values per seat of a state, for the leaves of the generic search agents.
+SearchEvaluation = Callable[[State], Sequence[float]]
+
+
+@runtime_checkable
+class BotPackage(Protocol):
+    """What a game's bots offer the front ends: levels by name and a factory.
+
+    ``make(level=..., seed=...)`` builds an agent (a ``ValueError`` or ``KeyError`` for an
+    unknown level); ``search_evaluation`` (or None) scores leaves for ``expectimax:N``.
+    """
+
+    levels: Sequence[str]
+    default_level: str
+    make: Callable[..., Any]
+    search_evaluation: SearchEvaluation | None
+
+
+@dataclass(frozen=True)
+class BotFamily:
+    """The ``BotPackage`` a game's bot package declares, e.g.
+    ``BOTS = BotFamily(LEVELS, DEFAULT_LEVEL, Bot)``; ``make`` is typed loosely because a
+    game's bot accepts only that game's states, which is narrower than ``Agent``."""
+
+    levels: Sequence[str]
+    default_level: str
+    make: Callable[..., Any]
+    search_evaluation: SearchEvaluation | None = None
+
+    def __post_init__(self) -> None:
+        if self.default_level not in self.levels:
+            raise GameDeclarationError(
+                f"default level {self.default_level!r} is not one of {list(self.levels)}"
+            )
 
 
 def _random(game: str, arg: str | None, seed: int | None) -> Agent:
@@ -23,11 +60,11 @@ def _random(game: str, arg: str | None, seed: int | None) -> Agent:
     return RandomBot(seed=seed)
 
 
-def _search_evaluation(game: str) -> Any:
-    """The optional ``search_evaluation(state) -> values per seat`` of the game's bot
-    package, which the generic search agents use for their leaves (None: no knowledge)."""
-    module = game_bot_module(game)
-    return getattr(module, "search_evaluation", None) if module is not None else None
+def _search_evaluation(game: str) -> SearchEvaluation | None:
+    """The ``search_evaluation(state) -> values per seat`` the game's bots declare, which
+    the generic search agents use for their leaves (None: no knowledge)."""
+    bots = game_bots(game)
+    return bots.search_evaluation if bots is not None else None
 
 
 def _count(kind: str, arg: str | None, default: int) -> int:
@@ -68,23 +105,23 @@ class AgentSpecError(DicehallError, ValueError):
     """An agent name that is not known for the game."""
 
 
-def game_bot_module(game: str) -> Any | None:
-    """The game's own bot package, or None if the game has none yet."""
-    try:
-        return importlib.import_module(f"dicehall.bots.{game}")
-    except ModuleNotFoundError as exc:
-        if exc.name and exc.name.startswith(f"dicehall.bots.{game}"):
-            return None
-        raise
+def game_bots(game: str) -> BotPackage | None:
+    """The bots ``game`` declares, or None if it has none yet.
+
+    :raises UnknownGameError: if no game has that name.
+    :raises GameDeclarationError: if the declared object is not a ``BotPackage``.
+    """
+    hint = "levels, default_level, make, search_evaluation: use BotFamily"
+    bots: BotPackage | None = game_entry(game).load_as("bots", BotPackage, hint)
+    return bots
 
 
 def agent_names(game: str) -> list[str]:
     """Every spec accepted for ``game``, for help texts and error messages."""
     names = ["human", *GENERIC_AGENTS]
-    module = game_bot_module(game)
-    if module is not None:
-        levels = getattr(module, "LEVELS", ())
-        names += ["bot"] + [f"bot:{lvl}" for lvl in levels]
+    bots = game_bots(game)
+    if bots is not None:
+        names += ["bot"] + [f"bot:{lvl}" for lvl in bots.levels]
     return names
 
 
@@ -100,14 +137,15 @@ def make_agent(game: str, spec: str, seed: int | None = None) -> Agent | None:
     if name in GENERIC_AGENTS:
         return GENERIC_AGENTS[name](game, arg or None, seed)
     if name == "bot":
-        module = game_bot_module(game)
-        if module is None:
+        bots = game_bots(game)
+        if bots is None:
             raise AgentSpecError(
                 f"{game} has no bot yet; choose one of: {', '.join(agent_names(game))}"
             )
-        level = arg or getattr(module, "DEFAULT_LEVEL", None)
+        level = arg or bots.default_level
         try:
-            return module.Bot(level=level, seed=seed)  # type: ignore[no-any-return]
+            agent: Agent = bots.make(level=level, seed=seed)
+            return agent
         except (ValueError, KeyError) as exc:
             raise AgentSpecError(
                 f"unknown level {arg!r} for {game}; choose one of: {', '.join(agent_names(game))}"

@@ -15,7 +15,7 @@ from rich.panel import Panel
 from rich.table import Table
 
 from dicehall.cli.common import build_game, console, friendly_errors, interactive
-from dicehall.cli.views import DefaultView, get_view
+from dicehall.cli.views import TerminalView, get_view
 from dicehall.core.errors import IllegalActionError
 from dicehall.core.match import Agent, Match
 from dicehall.core.record import Record
@@ -56,7 +56,7 @@ def _save(match: Match, path: Path | None) -> None:
         console.print(f"[dim]record saved to {path}[/]")
 
 
-def _human_turn(match: Match, view: DefaultView, confirm: bool, save: Path | None) -> None:
+def _human_turn(match: Match, view: TerminalView, confirm: bool, save: Path | None) -> None:
     state = match.state
     seat = state.current_player()
     console.print(view.render(state, seat))
@@ -119,7 +119,7 @@ def run_game(
     *,
     confirm: bool,
     save: Path | None,
-    view: DefaultView,
+    view: TerminalView,
     show_bots: bool = True,
 ) -> None:
     """Drive ``match`` to the end, asking people for their actions at their seats."""
@@ -178,10 +178,10 @@ def _cube_shortcuts(match_to: int | None, money: bool) -> dict[str, object]:
 
 
 def default_opponent(game: str) -> str:
-    """``bot`` when the game has a bot package, else ``random``."""
-    from dicehall.bots.registry import game_bot_module
+    """``bot`` when the game declares bots, else ``random``."""
+    from dicehall.bots.registry import game_bots
 
-    return "bot" if game_bot_module(game) is not None else "random"
+    return "bot" if game_bots(game) is not None else "random"
 
 
 def register(app: typer.Typer) -> None:

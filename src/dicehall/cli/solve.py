@@ -40,10 +40,10 @@ def register(app: typer.Typer) -> None:
 
             import numpy as np
 
-            from dicehall.bots.whitedie import tables
+            from dicehall.bots.whitedie import solved, tables
 
             if target is not None:
-                table = tables.winprob_table(target, chart)
+                table = solved.winprob_table(target, chart)
                 console.print(
                     f"two-player win table for target {target}, chart {chart}: "
                     f"first player wins {table[0, 0]:.4f} at 0-0 "
@@ -52,7 +52,7 @@ def register(app: typer.Typer) -> None:
                 return
             if check:
                 with tempfile.TemporaryDirectory() as tmp:
-                    fresh = tables.generate(Path(tmp) / "tables.npz", log=console.print)
+                    fresh = solved.generate(Path(tmp) / "tables.npz", log=console.print)
                     with np.load(fresh) as new, np.load(tables.PACKAGE_TABLES) as old:
                         same = set(new.files) == set(old.files) and all(
                             np.allclose(new[k], old[k], atol=1e-12) for k in new.files
@@ -62,5 +62,5 @@ def register(app: typer.Typer) -> None:
                     raise typer.Exit(1)
                 console.print("[green]the shipped tables match the rules[/]")
                 return
-            path = tables.generate(out or tables.PACKAGE_TABLES, log=console.print)
+            path = solved.generate(out or tables.PACKAGE_TABLES, log=console.print)
             console.print(f"[green]wrote {path}[/] ({path.stat().st_size // 1024} kB)")

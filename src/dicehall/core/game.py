@@ -8,12 +8,19 @@ source serve every game.
 
 from __future__ import annotations
 
+import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, ClassVar, Generic, TypeVar
 
-from dicehall.core.errors import IllegalActionError
+from dicehall.core.errors import (
+    ActionSyntaxError,
+    AmbiguousActionError,
+    GameDeclarationError,
+    GameOverError,
+    IllegalActionError,
+)
 from dicehall.core.options import Option, OptionValue, resolve_options
 
 #: ``current_player()`` of a state where dice (or another chance event) decide.
@@ -54,6 +61,15 @@ class Game(ABC):
     @abstractmethod
     def new_initial_state(self) -> State[Any]:
         """The state before the first action (often a chance node: the opening roll)."""
+
+    def utility_bounds(self) -> tuple[float, float] | None:
+        """The lowest and highest return any seat can get with these options, or None if
+        the game does not say (OpenSpiel's ``min_utility``/``max_utility``).
+
+        Search agents may prune with them (``ExpectimaxBot(bounds="game")``), so they must
+        hold for every final state.
+        """
+        return None
 
     def __repr__(self) -> str:
         changed = {
@@ -103,8 +119,11 @@ class State(ABC, Generic[A]):
         """Every legal action (at a chance node: every outcome), each once."""
 
     def chance_outcomes(self) -> list[tuple[A, Fraction]]:
-        """Outcomes of a chance node with exact probabilities that sum to 1."""
-        raise IllegalActionError("chance", "this state is not a chance node")
+        """Outcomes of a chance node with exact probabilities that sum to 1.
+
+        :raises ValueError: if this state is not a chance node (a misuse of the protocol).
+        """
+        raise ValueError(f"this {self.game.name} state is not a chance node: it has no outcomes")
 
     def chance_dice(self) -> int:
         """How many six-sided dice this chance node rolls (0 if it is not dice)."""
@@ -116,7 +135,11 @@ class State(ABC, Generic[A]):
 
     @abstractmethod
     def apply(self, action: A) -> State[A]:
-        """The state after ``action``; raises ``IllegalActionError`` if it is not legal."""
+        """The state after ``action``.
+
+        :raises GameOverError: if the game has ended.
+        :raises IllegalActionError: if ``action`` is not legal here.
+        """
 
     @abstractmethod
     def returns(self) -> list[float]:
@@ -129,7 +152,13 @@ class State(ABC, Generic[A]):
 
     @abstractmethod
     def parse_action(self, text: str) -> A:
-        """The legal action a player means by ``text``, or ``IllegalActionError``."""
+        """The legal action a player means by ``text``.
+
+        :raises ActionSyntaxError: if ``text`` does not parse.
+        :raises AmbiguousActionError: if it fits several legal actions.
+        :raises GameOverError: if the game has ended.
+        :raises IllegalActionError: if it parses but is not legal here.
+        """
 
     def legal_texts(self) -> list[str]:
         """Canonical texts of all legal actions, in ``legal_actions()`` order."""
@@ -142,6 +171,18 @@ class State(ABC, Generic[A]):
     def render(self, perspective: int | None = None) -> str:
         """The board as plain text, drawn for ``perspective`` (default: the seat to act)."""
         return str(self)
+
+    def _repr_svg_(self) -> str | None:
+        """The board as SVG, so Jupyter shows a state as a picture (``dicehall.svg``).
+
+        Imported by name when asked for (the SVG layer sits above the games); None when
+        the game declares no SVG board.
+        """
+        svg = importlib.import_module("dicehall.svg")
+        try:
+            return str(svg.board_svg(self))
+        except GameDeclarationError:
+            return None
 
     @abstractmethod
     def __str__(self) -> str:
@@ -156,6 +197,19 @@ class State(ABC, Generic[A]):
         """Hashable so states can key transposition tables."""
 
     def illegal(self, text: str, reason: str) -> IllegalActionError:
-        """An ``IllegalActionError`` for ``text`` listing the legal actions here."""
+        """An ``IllegalActionError`` for ``text`` listing the legal actions here
+        (a ``GameOverError`` once the game has ended)."""
+        if self.is_terminal():
+            return GameOverError(text)
+        return IllegalActionError(text, reason, self.legal_texts())
+
+    def syntax_error(self, text: str, reason: str) -> ActionSyntaxError:
+        """An ``ActionSyntaxError`` for ``text`` that does not parse, listing the legal actions."""
         legal = [] if self.is_terminal() else self.legal_texts()
-        return IllegalActionError(text, reason, legal)
+        return ActionSyntaxError(text, reason, legal)
+
+    def ambiguous(self, text: str, reason: str, candidates: Sequence[A]) -> AmbiguousActionError:
+        """An ``AmbiguousActionError`` for ``text`` that means any of ``candidates``."""
+        return AmbiguousActionError(
+            text, reason, [self.action_to_text(a) for a in candidates], self.legal_texts()
+        )

@@ -7,7 +7,6 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from dicehall.core.dice import Dice, SeededDice, resolve_chance
-from dicehall.core.errors import IllegalActionError
 from dicehall.core.game import Action, Game, State
 from dicehall.core.record import Record
 
@@ -89,7 +88,7 @@ class Match:
     def step(self) -> State:
         """Advance by one action: dice at a chance node, else the seat's agent decides."""
         if self.state.is_terminal():
-            raise IllegalActionError("step", "the game is over")
+            raise ValueError("the game is over: there is no step to take")
         if self.state.is_chance_node():
             return self.roll()
         seat = self.state.current_player()

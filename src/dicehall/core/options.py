@@ -60,7 +60,10 @@ class Option:
         return value  # type: ignore[no-any-return]
 
     def parse(self, text: str) -> OptionValue:
-        """Parse a value typed on a command line (``"20"``, ``"true"``, ``"row"``)."""
+        """Parse a value typed on a command line (``"20"``, ``"true"``, ``"row"``).
+
+        :raises OptionError: if ``text`` is not a value of this option.
+        """
         text = text.strip()
         value: OptionValue
         if self.type is int:

@@ -87,7 +87,10 @@ class Record:
 
     @classmethod
     def from_dict(cls, data: Any) -> Record:
-        """Read a dict made by ``to_dict``, checking its shape."""
+        """Read a dict made by ``to_dict``, checking its shape.
+
+        :raises RecordError: if it is not a dicehall record of this version.
+        """
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise RecordError(f'not a dicehall record (expected "format": "{FORMAT}")')
         if data.get("version") != VERSION:
@@ -110,7 +113,10 @@ class Record:
 
     @classmethod
     def from_json(cls, text: str) -> Record:
-        """Parse JSON text made by ``to_json``."""
+        """Parse JSON text made by ``to_json``.
+
+        :raises RecordError: if the text is not JSON or not a record.
+        """
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
@@ -126,7 +132,10 @@ class Record:
 
     @classmethod
     def load(cls, path: str | Path) -> Record:
-        """Read a record file."""
+        """Read a record file.
+
+        :raises RecordError: if it cannot be read or is not a record.
+        """
         try:
             text = Path(path).read_text(encoding="utf-8")
         except OSError as exc:

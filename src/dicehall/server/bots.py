@@ -23,7 +23,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 
-from dicehall.bots.registry import game_bot_module
+from dicehall.bots.registry import game_bots
 
 log = logging.getLogger("dicehall.server")
 
@@ -35,10 +35,10 @@ def vetted_specs(game: str) -> tuple[str, ...]:
     >>> vetted_specs("backgammon")[:3]
     ('bot', 'bot:beginner', 'bot:easy')
     """
-    module = game_bot_module(game)
+    bots = game_bots(game)
     specs: list[str] = []
-    if module is not None:
-        specs += ["bot"] + [f"bot:{level}" for level in getattr(module, "LEVELS", ())]
+    if bots is not None:
+        specs += ["bot"] + [f"bot:{level}" for level in bots.levels]
     return (*specs, "random")
 
 

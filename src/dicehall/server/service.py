@@ -657,12 +657,6 @@ class GameService:
             action = live.state.parse_action(text)
         except IllegalActionError as exc:
             raise ServiceError("illegal_action", self._quote(str(exc), text), exc.legal) from None
-        except ValueError as exc:  # a parser that does not say IllegalActionError
-            raise ServiceError(
-                "illegal_action",
-                clip(f"illegal action {clip(text, self.limits.max_echo)!r}: {exc}", 300),
-                live.state.legal_texts(),
-            ) from None
         canonical = live.state.action_to_text(action)
         self._commit(live, [(to_move, canonical)], live.state.apply(action))
         return live.seq

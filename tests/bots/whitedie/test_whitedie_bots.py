@@ -9,7 +9,8 @@ from dicehall import Match, load_game
 from dicehall.bots.registry import AgentSpecError, agent_names, make_agent
 from dicehall.bots.whitedie import DEFAULT_LEVEL, LEVELS, Bot, hint_lines
 from dicehall.bots.whitedie.advisor import POINTS, WIN, options
-from dicehall.bots.whitedie.tables import load_tables, winprob_key, winprob_table
+from dicehall.bots.whitedie.solved import winprob_table
+from dicehall.bots.whitedie.tables import load_tables, winprob_key
 from dicehall.bots.whitedie.winprob import (
     TurnModel,
     _solve_pair,

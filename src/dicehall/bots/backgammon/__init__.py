@@ -25,6 +25,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from dicehall.bots.registry import BotFamily
+from dicehall.core.cache import BoundedCache
+
 if TYPE_CHECKING:
     from dicehall.bots.backgammon.network import Network
     from dicehall.games.backgammon.rules import BackgammonState, Play
@@ -81,16 +84,18 @@ class PlayValue:
         return self.probs[0]
 
 
-_NETWORKS: dict[str, Network] = {}
+#: The shipped network, loaded on first use (one entry; ``NETWORKS.clear()`` reloads it).
+NETWORKS = BoundedCache[str, "Network"]("backgammon networks", 1)
 
 
 def default_network() -> Network:
     """The trained weights shipped with the package (loaded once)."""
     from dicehall.bots.backgammon.network import Network
 
-    if "default" not in _NETWORKS:
-        _NETWORKS["default"] = Network.load()
-    return _NETWORKS["default"]
+    network = NETWORKS.get("default")
+    if network is None:
+        network = NETWORKS.put("default", Network.load())
+    return network
 
 
 def is_single(state: BackgammonState) -> bool:
@@ -238,4 +243,15 @@ class Bot:
         return f"Bot(level={self.level!r}, seed={self.seed})"
 
 
-__all__ = ["DEFAULT_LEVEL", "LEVELS", "SETTINGS", "Bot", "PlayValue", "default_network"]
+#: What backgammon declares as its bots (``GameEntry.bots``).
+BOTS = BotFamily(LEVELS, DEFAULT_LEVEL, Bot)
+
+__all__ = [
+    "BOTS",
+    "DEFAULT_LEVEL",
+    "LEVELS",
+    "SETTINGS",
+    "Bot",
+    "PlayValue",
+    "default_network",
+]

@@ -49,7 +49,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from dicehall.bots.backgammon.network import NUM_OUTPUTS, forward, make_consistent
+from dicehall.bots.backgammon.neural import NUM_OUTPUTS, forward, make_consistent
 
 RACE_INPUTS = 203
 SIDE = 101

@@ -20,7 +20,7 @@ import numpy as np
 from numba import njit
 
 from dicehall.bots.backgammon.features import is_race
-from dicehall.bots.backgammon.network import forward
+from dicehall.bots.backgammon.neural import forward
 from dicehall.bots.backgammon.race import (
     RACE_INPUTS,
     create,

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numba import njit
 
-from dicehall.bots.backgammon.network import equity, flip
+from dicehall.bots.backgammon.neural import equity, flip
 from dicehall.bots.backgammon.search import ROLL_WEIGHTS, ROLLS, evaluate_after
 from dicehall.games.backgammon.fast import CHECKERS, outcome, plays, swap
 

@@ -24,10 +24,17 @@ from numba import njit
 
 from dicehall.bots.backgammon.bearoff import bearoff_probs
 from dicehall.bots.backgammon.features import NUM_INPUTS, encode, is_race
-from dicehall.bots.backgammon.network import equity, flip, forward, make_consistent
+from dicehall.bots.backgammon.neural import equity, flip, forward, make_consistent
 from dicehall.bots.backgammon.pubeval import score as pubeval_score
 from dicehall.bots.backgammon.race import race_forward
-from dicehall.games.backgammon.fast import CHECKERS, outcome, plays, swap
+from dicehall.games.backgammon.fast import (
+    CHECKERS,
+    opening_roll,
+    outcome,
+    plays,
+    start_board,
+    swap,
+)
 
 #: the 21 distinct rolls (high die first) and their probabilities
 ROLLS = np.array([(a, b) for a in range(6, 0, -1) for b in range(a, 0, -1)], dtype=np.int64)
@@ -329,24 +336,11 @@ def duel_0ply_vs_pubeval(
     """``pairs`` pairs of games, net at 0-ply against pubeval, the net taking each seat
     once with the same dice. Returns the net's points in each game (negative: a loss)."""
     out = np.zeros(2 * pairs)
-    start = np.zeros(26, dtype=np.int8)
-    start[24] = 2
-    start[13] = 5
-    start[8] = 3
-    start[6] = 5
     for p in range(pairs):
         for net_seat in range(2):
             np.random.seed(seed * 1000003 + p)
-            board = np.empty((2, 26), dtype=np.int8)
-            board[0] = start
-            board[1] = start
-            a = np.random.randint(1, 7)
-            b = np.random.randint(1, 7)
-            while a == b:
-                a = np.random.randint(1, 7)
-                b = np.random.randint(1, 7)
-            seat = 0 if a > b else 1
-            d1, d2 = max(a, b), min(a, b)
+            board = start_board()
+            seat, d1, d2 = opening_roll()
             while True:
                 _n, _, boards, _ = plays(board, d1, d2)
                 if seat == net_seat:

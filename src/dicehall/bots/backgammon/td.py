@@ -17,8 +17,16 @@ import numpy as np
 from numba import njit
 
 from dicehall.bots.backgammon.features import NUM_INPUTS, encode
-from dicehall.bots.backgammon.network import flip, forward
-from dicehall.games.backgammon.fast import CHECKERS, outcome, plays, roll_dice, swap
+from dicehall.bots.backgammon.neural import flip, forward
+from dicehall.games.backgammon.fast import (
+    CHECKERS,
+    opening_roll,
+    outcome,
+    plays,
+    roll_dice,
+    start_board,
+    swap,
+)
 
 
 @njit(cache=True)
@@ -143,22 +151,9 @@ def train_games(
     eb1 = np.zeros((tsize, nh))
     e2 = np.zeros((tsize, nh, 5))
     eb2 = np.zeros((tsize, 5))
-    start = np.zeros(26, dtype=np.int8)
-    start[24] = 2
-    start[13] = 5
-    start[8] = 3
-    start[6] = 5
     for _ in range(games):
-        board = np.empty((2, 26), dtype=np.int8)
-        board[0] = start
-        board[1] = start
-        a = np.random.randint(1, 7)
-        b = np.random.randint(1, 7)
-        while a == b:
-            a = np.random.randint(1, 7)
-            b = np.random.randint(1, 7)
-        seat = 0 if a > b else 1
-        d1, d2 = max(a, b), min(a, b)
+        board = start_board()
+        seat, d1, d2 = opening_roll()
         have_prev = False
         if traces:
             e1[:] = 0.0

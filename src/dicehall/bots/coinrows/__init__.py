@@ -20,10 +20,14 @@ from dicehall.bots.coinrows.evaluation import (
     lead_estimate,
     search_bounds,
 )
+from dicehall.bots.registry import BotFamily
 from dicehall.core.game import State
 
 #: The evaluation the generic search agents use for Coin Rows leaves.
 search_evaluation = evaluate
+
+#: What Coin Rows declares as its bots (``GameEntry.bots``).
+BOTS = BotFamily(LEVELS, DEFAULT_LEVEL, Bot, search_evaluation)
 
 
 def hint(state: State, level: str = "expert", limit: int = 5) -> list[tuple[str, float]]:
@@ -36,6 +40,7 @@ def hint(state: State, level: str = "expert", limit: int = 5) -> list[tuple[str,
 
 
 __all__ = [
+    "BOTS",
     "DEFAULT_LEVEL",
     "LEVELS",
     "LEVEL_SPECS",

@@ -31,6 +31,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from dicehall.core.cache import BoundedCache
 from dicehall.core.game import State
 from dicehall.games.coinrows.rules import (
     CAPTURE_ROWS,
@@ -165,8 +166,8 @@ def exact_phase_a(state: CoinRowsState) -> int | None:
     return best
 
 
-_CACHE: dict[tuple[object, ...], list[float]] = {}
-_CACHE_SIZE = 500_000
+#: Evaluations already computed (values never depend on it; emptied when full).
+EVALUATIONS = BoundedCache[tuple[object, ...], list[float]]("coinrows evaluations", 500_000)
 
 
 def evaluate(
@@ -184,11 +185,9 @@ def evaluate(
     # the shared weight sets key by a small int: hashing a dataclass costs a call
     wkey = 0 if weights is DEFAULT_WEIGHTS else 1 if weights is GREEDY_WEIGHTS else weights
     key = (state, wkey, contempt, root)
-    cached = _CACHE.get(key)
+    cached = EVALUATIONS.get(key)
     if cached is None:
-        if len(_CACHE) >= _CACHE_SIZE:
-            _CACHE.clear()
-        cached = _CACHE[key] = _evaluate(state, weights, contempt, root)
+        cached = EVALUATIONS.put(key, _evaluate(state, weights, contempt, root))
     return cached
 
 

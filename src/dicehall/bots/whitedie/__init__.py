@@ -20,9 +20,13 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from dicehall.bots.registry import BotFamily
 from dicehall.bots.whitedie.advisor import POINTS, WIN, minimising, options
 from dicehall.bots.whitedie.bot import DEFAULT_LEVEL, LEVELS, Bot
 from dicehall.games.whitedie.rules import WhiteDieState
+
+#: What White Die declares as its bots (``GameEntry.bots``).
+BOTS = BotFamily(LEVELS, DEFAULT_LEVEL, Bot)
 
 
 def hint_lines(state: WhiteDieState, limit: int = 12) -> list[tuple[str, str, str]]:
@@ -48,4 +52,4 @@ def hint_lines(state: WhiteDieState, limit: int = 12) -> list[tuple[str, str, st
     return out
 
 
-__all__ = ["DEFAULT_LEVEL", "LEVELS", "Bot", "hint_lines"]
+__all__ = ["BOTS", "DEFAULT_LEVEL", "LEVELS", "Bot", "hint_lines"]

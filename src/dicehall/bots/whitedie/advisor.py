@@ -17,7 +17,8 @@ import numpy as np
 from dicehall.bots.whitedie import matching, reroll, tictactoe
 from dicehall.bots.whitedie.blas import one_thread
 from dicehall.bots.whitedie.dice import FOUR_PROB, INDEX
-from dicehall.bots.whitedie.tables import load_tables, winprob_table
+from dicehall.bots.whitedie.solved import winprob_table
+from dicehall.bots.whitedie.tables import load_tables
 from dicehall.bots.whitedie.winprob import Utility, points_utility, utility_for
 from dicehall.games.whitedie.challenges import EMPTY_GRID
 from dicehall.games.whitedie.rules import (

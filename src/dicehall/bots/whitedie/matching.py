@@ -87,9 +87,9 @@ def score_table() -> IntArray:
 
 def compute_score_table() -> IntArray:
     """``score_table`` computed from the rules (a few seconds)."""
-    from dicehall.games.whitedie.challenges import matching_score
+    from dicehall.bots.whitedie.tables import compute_matching
 
-    return np.array([[matching_score(p, o) for o in MULTISETS] for p in MULTISETS], np.int64)
+    return compute_matching()
 
 
 # -- exact values (integers over fixed denominators) --------------------------------

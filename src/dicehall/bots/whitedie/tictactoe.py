@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from operator import itemgetter
 
+from dicehall.core.cache import BoundedCache
 from dicehall.games.whitedie.challenges import (
     EMPTY_GRID,
     NEIGHBOURS,
@@ -127,10 +128,9 @@ higher ones (see ``ranks``)."""
 
 SCORES: Leaf = tuple(range(13))
 
-_BOUNDS: dict[Leaf, dict[_Key, tuple[int, int]]] = {}
-"""Transposition tables per objective: proven (lower, upper) bounds of positions
-already searched. A cache only (values never depend on it); cleared past ``_LIMIT``."""
-_LIMIT = 500_000
+BOUNDS = BoundedCache[tuple[Leaf, _Key], tuple[int, int]]("tic-tac-toe bounds", 500_000)
+"""The transposition table: proven (lower, upper) bounds of positions already searched,
+per objective. A cache only (values never depend on it); emptied when full."""
 
 
 def ranks(utility: Sequence[float]) -> Leaf:
@@ -147,9 +147,8 @@ def _search(
     grid: Grid, mine: Dice, theirs: Dice, side: int, alpha: int, beta: int, leaf: Leaf = SCORES
 ) -> int:
     """Alpha-beta minimax (fail-soft) of a canonical position with memoised bounds."""
-    table = _BOUNDS.setdefault(leaf, {})
-    key = (grid, mine, theirs, side)
-    lo, hi = table.get(key, (0, 12))
+    key = (leaf, (grid, mine, theirs, side))
+    lo, hi = BOUNDS.get(key) or (0, 12)
     if lo >= beta:
         return lo
     if hi <= alpha or lo == hi:
@@ -162,12 +161,14 @@ def _search(
             v = _search(grid, mine, theirs, 1 - side, alpha, beta, leaf)
         else:
             v = leaf[tictactoe_score(claim(grid, len(mine)))]
-            table[key] = (v, v)
+            BOUNDS.put(key, (v, v))
             return v
     elif side == PLAYER:
         v = -1
         # try first the children already known to be good (transposition bounds)
-        ordered = sorted(children, key=lambda c: -table.get((*c, OPPONENT), (0, 12))[1])
+        ordered = sorted(
+            children, key=lambda c: -(BOUNDS.get((leaf, (*c, OPPONENT))) or (0, 12))[1]
+        )
         for g, m, t in ordered:
             v = max(v, _search(g, m, t, OPPONENT, alpha, beta, leaf))
             if v >= beta:
@@ -175,7 +176,7 @@ def _search(
             alpha = max(alpha, v)
     else:
         v = 13
-        ordered = sorted(children, key=lambda c: table.get((*c, PLAYER), (0, 12))[0])
+        ordered = sorted(children, key=lambda c: (BOUNDS.get((leaf, (*c, PLAYER))) or (0, 12))[0])
         for g, m, t in ordered:
             v = min(v, _search(g, m, t, PLAYER, alpha, beta, leaf))
             if v <= alpha:
@@ -187,9 +188,7 @@ def _search(
         lo = max(lo, v)
     else:
         lo = hi = v
-    if len(table) > _LIMIT:
-        table.clear()
-    table[key] = (lo, hi)
+    BOUNDS.put(key, (lo, hi))
     return v
 
 
@@ -263,4 +262,4 @@ def initial_value(mine: Dice, theirs: Dice) -> int:
 
 def clear_cache() -> None:
     """Forget searched positions (to time cold searches, or to free memory)."""
-    _BOUNDS.clear()
+    BOUNDS.clear()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.table import Table
 from rich.text import Text
 
+from dicehall.cli.views import FunctionsView
 from dicehall.core.game import State
 
 
@@ -121,3 +122,14 @@ def rollout_hint(state: State) -> Table | None:
     if not isinstance(state, BackgammonState) or state.dice is None or state.is_terminal():
         return None
     return rollout_table(state, workers=default_workers(), **HINT_ROLLOUT)  # type: ignore[arg-type]
+
+
+#: The terminal view the game declares (``GameEntry.terminal_view``).
+VIEW = FunctionsView(
+    render=render,
+    describe=describe,
+    help=help,
+    summary=summary,
+    hint=hint,
+    rollout_hint=rollout_hint,
+)

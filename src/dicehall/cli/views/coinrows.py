@@ -7,6 +7,7 @@ import re
 
 from rich.text import Text
 
+from dicehall.cli.views import FunctionsView
 from dicehall.core.game import State
 from dicehall.games.coinrows.render import result_text, seat_label
 from dicehall.games.coinrows.rules import (
@@ -154,3 +155,9 @@ def hint(state: State) -> Text | None:
     for i, (action, value) in enumerate(lines):
         text.append(f"  {action:<16} {value:+.2f}\n", style="green" if i == 0 else "")
     return text
+
+
+#: The terminal view the game declares (``GameEntry.terminal_view``).
+VIEW = FunctionsView(
+    render=render, describe=describe, help=help, summary=summary, confirm=confirm, hint=hint
+)

@@ -8,6 +8,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from dicehall.cli.views import FunctionsView
 from dicehall.core.game import State
 from dicehall.games.whitedie.challenges import BLOCKS, CHALLENGES, LINES, SQUARES, tictactoe_lines
 from dicehall.games.whitedie.render import (
@@ -169,3 +170,7 @@ def summary(state: State) -> str:
         return f"The game is not over ({scores})."
     who = seat_label(state.winner).capitalize()
     return f"{who} wins with {state.scores[state.winner]} ({scores})."
+
+
+#: The terminal view the game declares (``GameEntry.terminal_view``).
+VIEW = FunctionsView(render=render, describe=describe, help=help, hint=hint, summary=summary)

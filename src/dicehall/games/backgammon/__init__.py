@@ -8,6 +8,7 @@ GNU Backgammon notations (Position ID, Match ID, .mat files), text rendering.
 '8/5 6/5'
 """
 
+from dicehall.core.declaration import GameEntry
 from dicehall.games.backgammon.notation import (
     decode_position_id,
     encode_position_id,
@@ -28,8 +29,20 @@ from dicehall.games.backgammon.rules import (
     pip_count,
 )
 
+#: Backgammon's one declaration (registered in pyproject.toml's ``dicehall.games`` entry points).
+ENTRY = GameEntry(
+    "backgammon",
+    rules="dicehall.games.backgammon.rules:Backgammon",
+    bots="dicehall.bots.backgammon:BOTS",
+    terminal_view="dicehall.cli.views.backgammon:VIEW",
+    web_view="dicehall.server.views.backgammon:VIEW",
+    statistics="dicehall.games.backgammon.statistics:game_statistics",
+    svg="dicehall.svg.backgammon:board_svg",
+)
+
 __all__ = [
     "BAR",
+    "ENTRY",
     "OFF",
     "START_SIDE",
     "Backgammon",

@@ -30,9 +30,11 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from dicehall.games.backgammon.rules import Board, Step
+from dicehall.games.backgammon.board import CHECKERS as CHECKERS  # re-exported for the kernels
+from dicehall.games.backgammon.board import START_SIDE, Board, Step
 
-CHECKERS = 15
+#: The starting side as the kernels store it (a global array numba compiles in as a constant).
+_START = np.array(START_SIDE, dtype=np.int8)
 
 # Where each point's 4-bit count lives in the two key words: points 1..13 in word 0,
 # points 14..25 in word 1; the hit flags of the opponent's points (his numbering)
@@ -303,6 +305,28 @@ def roll_dice() -> tuple[int, int]:
 
 
 @njit(cache=True, nogil=True)
+def start_board() -> Any:
+    """The starting position as a compact board (both rows ``START_SIDE``)."""
+    board = np.empty((2, 26), dtype=np.int8)
+    board[0] = _START
+    board[1] = _START
+    return board
+
+
+@njit(cache=True, nogil=True)
+def opening_roll() -> tuple[int, int, int]:
+    """The first roll of a game from numba's generator, as ``(seat, high, low)``: seat 0
+    and seat 1 each roll one die until they differ; the higher die's seat starts, playing
+    both dice (the kernels' copy of ``board.opening``)."""
+    a = np.random.randint(1, 7)
+    b = np.random.randint(1, 7)
+    while a == b:
+        a = np.random.randint(1, 7)
+        b = np.random.randint(1, 7)
+    return (0 if a > b else 1), max(a, b), min(a, b)
+
+
+@njit(cache=True, nogil=True)
 def random_games(count: int, seed: int) -> tuple[int, int]:
     """Play ``count`` games with uniformly random plays; returns (plies, checker sum).
 
@@ -310,23 +334,11 @@ def random_games(count: int, seed: int) -> tuple[int, int]:
     optimised away; the benchmark uses it.
     """
     np.random.seed(seed)
-    start = np.zeros(26, dtype=np.int8)
-    start[24] = 2
-    start[13] = 5
-    start[8] = 3
-    start[6] = 5
     plies = 0
     total = 0
     for _ in range(count):
-        board = np.empty((2, 26), dtype=np.int8)
-        board[0] = start
-        board[1] = start
-        a = np.random.randint(1, 7)
-        b = np.random.randint(1, 7)
-        while a == b:
-            a = np.random.randint(1, 7)
-            b = np.random.randint(1, 7)
-        d1, d2 = max(a, b), min(a, b)
+        board = start_board()
+        _, d1, d2 = opening_roll()
         while True:
             n, _, boards, _ = plays(board, d1, d2)
             total += n

@@ -36,7 +36,7 @@ from __future__ import annotations
 import base64
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from dicehall.games.backgammon.notation import decode_position_id
 
@@ -149,7 +149,7 @@ def decode_match_id(match_id: str) -> MatchKey:
 
 def match_key(state: BackgammonState) -> MatchKey:
     """The Match ID fields of ``state`` (a finished game reads as gnubg's "game over")."""
-    from dicehall.games.backgammon.rules import RESIGN_DECISION, TAKE_DECISION
+    from dicehall.games.backgammon.board import RESIGN_DECISION, TAKE_DECISION
 
     player = state.current_player()
     return MatchKey(
@@ -185,12 +185,7 @@ def state_from_ids(
         do not fit the game (another match length, a cube past ``max_cube``...).
     """
     from dicehall.core.registry import load_game
-    from dicehall.games.backgammon.rules import (
-        RESIGN_DECISION,
-        TAKE_DECISION,
-        Backgammon,
-        Resign,
-    )
+    from dicehall.games.backgammon.board import RESIGN_DECISION, TAKE_DECISION, Resign
 
     key = decode_match_id(match_id)
     board = decode_position_id(position_id)
@@ -203,9 +198,9 @@ def state_from_ids(
             "match_length": key.match_length,
             "jacoby": key.jacoby and key.match_length == 0,
         } | options
-        loaded = load_game("backgammon", **options)
-        assert isinstance(loaded, Backgammon)
-        game = loaded
+        # the registry's backgammon is this package's Backgammon (named, not imported: the
+        # rules import this module)
+        game = cast("Backgammon", load_game("backgammon", **options))
     if game.match_length != key.match_length:
         raise ValueError(
             f"{match_id!r} is for match length {key.match_length}, "

@@ -17,8 +17,8 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from dicehall.core.errors import IllegalActionError
-from dicehall.games.backgammon.rules import (
+from dicehall.core.errors import GameOverError
+from dicehall.games.backgammon.board import (
     BAR,
     CHECKERS,
     OFF,
@@ -210,14 +210,17 @@ def parse_action(state: BackgammonState, text: str) -> Action:
     ``take``/``raccoon`` after a beaver, ``resign [single|gammon|backgammon]`` and
     ``accept``/``reject`` for resignations.
 
-    :raises IllegalActionError: for text that means no legal action here, with the
-        reason and the legal choices.
+    :raises ActionSyntaxError: if ``text`` is not dice (at a roll) or a play in move notation.
+    :raises AmbiguousActionError: if it fits several legal plays (with their texts).
+    :raises GameOverError: if the game has ended.
+    :raises IllegalActionError: if it is well formed but not legal here (the reason and the
+        legal choices).
     """
     raw = text
     text = text.strip().lower()
     player = state.current_player()
     if state.is_terminal():
-        raise IllegalActionError(raw, "the game is over")
+        raise GameOverError(raw)
     words = " ".join(text.split())
     if state.pending:
         return _parse_decision(state, raw, words)
@@ -230,7 +233,7 @@ def parse_action(state: BackgammonState, text: str) -> Action:
     if state.is_chance_node():
         digits = re.findall(r"[1-6]", text)
         if len(digits) != 2 or re.search(r"[07-9]", text):
-            raise state.illegal(raw, "roll the dice: write two dice 1..6 like 5-3")
+            raise state.syntax_error(raw, "roll the dice: write two dice 1..6 like 5-3")
         a, b = int(digits[0]), int(digits[1])
         return Roll(a, b) if state.opening else Roll(max(a, b), min(a, b))
     assert player >= 0
@@ -242,7 +245,7 @@ def parse_action(state: BackgammonState, text: str) -> Action:
     try:
         segments = _parse_segments(text)
     except ValueError as exc:
-        raise state.illegal(raw, str(exc)) from None
+        raise state.syntax_error(raw, str(exc)) from None
     mine = list(state.board[0])
     explicit_hits: set[int] = set()
     for points, marks, count in segments:
@@ -276,7 +279,8 @@ def parse_action(state: BackgammonState, text: str) -> Action:
     if len(wider) == 1:
         return wider[0]
     options = " or ".join(state.action_to_text(p) for p, _ in candidates)
-    raise state.illegal(raw, f"ambiguous: it could be {options}; write the one you mean")
+    reason = f"ambiguous: it could be {options}; write the one you mean"
+    raise state.ambiguous(raw, reason, [p for p, _ in candidates])
 
 
 def _why_not(state: BackgammonState, segments: list[tuple[list[int], set[int], int]]) -> str:
@@ -329,6 +333,8 @@ def encode_position_id(board: Board) -> str:
 
 def decode_position_id(pid: str) -> Board:
     """The board (player on roll first) of a GNU Backgammon Position ID.
+
+    :raises ValueError: if ``pid`` is not 14 base64 characters of a legal position.
 
     >>> decode_position_id("4HPwATDgc/ABMA")[0][13]
     5

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from dicehall.games.backgammon.rules import BAR, OFF, pip_count
+from dicehall.games.backgammon.board import BAR, OFF, pip_count
 
 if TYPE_CHECKING:
     from dicehall.games.backgammon.rules import BackgammonState
@@ -79,7 +79,7 @@ def cube_line(state: BackgammonState, me: int) -> str:
     >>> cube_line(load_game("backgammon", cube=True, match_length=5).new_initial_state(), 0)
     'match to 5, game 1: X 0 - O 0   cube 1 (centred)'
     """
-    from dicehall.games.backgammon.rules import (
+    from dicehall.games.backgammon.board import (
         RACCOON_DECISION,
         RESIGN_DECISION,
         RESIGN_LEVELS,

@@ -15,120 +15,36 @@ from fractions import Fraction
 from functools import cached_property
 from typing import Any
 
-from dicehall.core.errors import IllegalActionError, OptionError
+from dicehall.core.errors import GameOverError, OptionError
 from dicehall.core.game import CHANCE, TERMINAL, Game, State
 from dicehall.core.options import Option
-
-BAR = 25
-OFF = 0
-CHECKERS = 15
-
-Side = tuple[int, ...]  # 26 counts: off, points 1..24, bar
-Board = tuple[Side, Side]
-Step = tuple[int, int]  # one die moved: (from, to) in the mover's numbering
-
-START_SIDE: Side = tuple({24: 2, 13: 5, 8: 3, 6: 5}.get(i, 0) for i in range(26))
-
-
-@dataclass(frozen=True)
-class Roll:
-    """A dice outcome. At the opening ``first`` is seat 0's die and ``second`` seat 1's;
-    later rolls are stored high die first."""
-
-    first: int
-    second: int
-
-    @property
-    def is_double(self) -> bool:
-        return self.first == self.second
-
-    def __str__(self) -> str:
-        return f"{self.first}-{self.second}"
-
-
-@dataclass(frozen=True)
-class Play:
-    """One whole turn: the single-die steps in the order played (empty: no legal play).
-
-    Two plays that lead to the same position are the same choice; ``legal_actions``
-    lists one representative of each.
-    """
-
-    steps: tuple[Step, ...]
-
-    def __str__(self) -> str:
-        return " ".join(f"{a}/{b}" for a, b in self.steps) or "pass"
-
-
-#: the cube actions' canonical texts, in the order ``legal_actions`` lists them
-CUBE_KINDS = ("roll", "double", "take", "pass", "beaver", "raccoon")
-#: resignation levels: the points (before the cube) a resignation concedes
-RESIGN_LEVELS = {1: "single", 2: "gammon", 3: "backgammon"}
-
-
-@dataclass(frozen=True)
-class CubeAction:
-    """A cube decision: ``roll`` (no double) or ``double`` before the roll; ``take``,
-    ``pass`` or ``beaver`` in answer to a double; ``take`` or ``raccoon`` after a beaver."""
-
-    kind: str
-
-    def __post_init__(self) -> None:
-        if self.kind not in CUBE_KINDS:
-            raise ValueError(f"cube action {self.kind!r}: expected one of {', '.join(CUBE_KINDS)}")
-
-    def __str__(self) -> str:
-        return self.kind
-
-
-@dataclass(frozen=True)
-class Resign:
-    """An offer to resign: ``level`` 1 (single game), 2 (gammon) or 3 (backgammon)."""
-
-    level: int
-
-    def __post_init__(self) -> None:
-        if self.level not in RESIGN_LEVELS:
-            raise ValueError(f"resignation level {self.level!r}: expected 1, 2 or 3")
-
-    def __str__(self) -> str:
-        return f"resign {RESIGN_LEVELS[self.level]}"
-
-
-@dataclass(frozen=True)
-class ResignAnswer:
-    """The opponent's answer to a resignation offer: accept (the game ends) or reject."""
-
-    accept: bool
-
-    def __str__(self) -> str:
-        return "accept" if self.accept else "reject"
-
+from dicehall.games.backgammon.board import (
+    BAR,
+    CHECKERS,
+    CUBE_DECISION,
+    CUBE_KINDS,
+    NO_PENDING,
+    OFF,
+    RACCOON_DECISION,
+    RESIGN_DECISION,
+    RESIGN_LEVELS,
+    START_SIDE,
+    TAKE_DECISION,
+    Board,
+    CubeAction,
+    Play,
+    Resign,
+    ResignAnswer,
+    Roll,
+    Side,
+    Step,
+    move_step,
+    opening,
+    pip_count,
+    start_board,
+)
 
 Action = Roll | Play | CubeAction | Resign | ResignAnswer
-
-#: ``BackgammonState.pending``: what the next decision is about, besides the dice
-NO_PENDING = ""  # dice to roll (chance) or to play
-CUBE_DECISION = "double"  # the player on roll, before rolling: roll, double (if he may), resign
-TAKE_DECISION = "take"  # his opponent answers a double: take, pass (or beaver)
-RACCOON_DECISION = "raccoon"  # the doubler answers a beaver: take (play on) or raccoon
-RESIGN_DECISION = "resign"  # the opponent answers a resignation: accept or reject
-
-
-def pip_count(side: Side) -> int:
-    """Pips a player needs to bear off every checker (the bar counts 25)."""
-    return sum(i * n for i, n in enumerate(side))
-
-
-def move_step(mine: list[int], theirs: list[int], src: int, dst: int) -> bool:
-    """Move one checker of ``mine`` from ``src`` to ``dst`` in place; True if it hit."""
-    mine[src] -= 1
-    mine[dst] += 1
-    if dst != OFF and theirs[25 - dst] == 1:
-        theirs[25 - dst] = 0
-        theirs[BAR] += 1
-        return True
-    return False
 
 
 def single_steps(mine: Sequence[int], theirs: Sequence[int], die: int) -> list[Step]:
@@ -296,8 +212,19 @@ class Backgammon(Game):
         """Cube or match play: resignations are offered and a match spans games."""
         return bool(self.options["cube"]) or self.match_length > 0
 
+    def utility_bounds(self) -> tuple[float, float] | None:
+        """A match is won (1) or lost (-1); money play without the cube scores at most 1 a
+        game (3 with standard scoring: a backgammon) over ``games`` games; with the cube
+        there is no ceiling (None)."""
+        if self.match_length:
+            return (-1.0, 1.0)
+        if self.options["cube"]:
+            return None
+        top = (3.0 if self.options["scoring"] == "standard" else 1.0) * int(self.options["games"])
+        return (-top, top)
+
     def new_initial_state(self) -> BackgammonState:
-        return BackgammonState(self, (START_SIDE, START_SIDE), turn=0, dice=None, opening=True)
+        return BackgammonState(self, start_board(), turn=0, dice=None, opening=True)
 
     def setup(
         self,
@@ -508,7 +435,7 @@ class BackgammonState(State[Action]):
 
     def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
         if self.current_player() != CHANCE:
-            raise IllegalActionError("roll", "it is not time to roll the dice")
+            raise ValueError("this state is not a chance node: it has no outcomes")
         if self.opening:
             return [(Roll(a, b), Fraction(1, 36)) for a in range(1, 7) for b in range(1, 7)]
         return [
@@ -558,7 +485,7 @@ class BackgammonState(State[Action]):
     def apply(self, action: Action) -> BackgammonState:
         player = self.current_player()
         if player == TERMINAL:
-            raise IllegalActionError(str(action), "the game is over")
+            raise GameOverError(str(action))
         if player == CHANCE:
             if not isinstance(action, Roll) or action not in dict(self.chance_outcomes()):
                 raise self.illegal(str(action), "the dice must be rolled now")
@@ -681,11 +608,11 @@ class BackgammonState(State[Action]):
 
     def _after_roll(self, roll: Roll) -> BackgammonState:
         if self.opening:
-            if roll.is_double:
+            started = opening(roll.first, roll.second)
+            if started is None:
                 return self  # a tie: both roll again
-            turn = 0 if roll.first > roll.second else 1
+            turn, dice = started
             board = self.board if turn == self.turn else (self.board[1], self.board[0])
-            dice = (max(roll.first, roll.second), min(roll.first, roll.second))
             return self._next(board=board, turn=turn, dice=dice, opening=False)
         return self._next(dice=(roll.first, roll.second))
 
@@ -864,3 +791,39 @@ class BackgammonState(State[Action]):
             extra = f" cube={self.cube_value}@{self.cube_owner} score={self.match_score}"
             extra += f" pending={self.pending!r}" if self.pending else ""
         return f"<BackgammonState {self.position_id()} turn={self.turn}{dice}{extra}>"
+
+
+# The board module's names are re-exported (most callers import them from here): listed
+# with this module's own public names.
+__all__ = [
+    "BAR",
+    "CHECKERS",
+    "CUBE_DECISION",
+    "CUBE_KINDS",
+    "NO_PENDING",
+    "OFF",
+    "OPTIONS",
+    "RACCOON_DECISION",
+    "RESIGN_DECISION",
+    "RESIGN_LEVELS",
+    "START_SIDE",
+    "TAKE_DECISION",
+    "Action",
+    "Backgammon",
+    "BackgammonState",
+    "Board",
+    "CubeAction",
+    "Play",
+    "Resign",
+    "ResignAnswer",
+    "Roll",
+    "Side",
+    "Step",
+    "generate_plays",
+    "generate_plays_reference",
+    "move_step",
+    "opening",
+    "pip_count",
+    "single_steps",
+    "start_board",
+]

@@ -20,6 +20,7 @@ dice); a capture makes the opponent refill the emptied columns (Phase C).
 1
 """
 
+from dicehall.core.declaration import GameEntry
 from dicehall.games.coinrows.render import render_text
 from dicehall.games.coinrows.rules import (
     ALL_ROLLS,
@@ -49,10 +50,22 @@ from dicehall.games.coinrows.rules import (
     square_name,
 )
 
+#: Coin Rows's one declaration (registered in pyproject.toml's ``dicehall.games`` entry points).
+ENTRY = GameEntry(
+    "coinrows",
+    rules="dicehall.games.coinrows.rules:CoinRows",
+    bots="dicehall.bots.coinrows:BOTS",
+    terminal_view="dicehall.cli.views.coinrows:VIEW",
+    web_view="dicehall.server.views.coinrows:VIEW",
+    statistics="dicehall.games.coinrows.statistics:game_statistics",
+    svg="dicehall.svg.coinrows:board_svg",
+)
+
 __all__ = [
     "ALL_ROLLS",
     "COLUMNS",
     "ENDING_TOTALS",
+    "ENTRY",
     "HOME_ROWS",
     "LEAVE",
     "MARKS",

@@ -24,8 +24,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from dicehall.core.errors import IllegalActionError
-from dicehall.games.coinrows.rules import (
+from dicehall.core.errors import GameOverError
+from dicehall.games.coinrows.board import (
     COLUMNS,
     HOME_ROWS,
     LEAVE,
@@ -42,7 +42,8 @@ from dicehall.games.coinrows.rules import (
 )
 
 if TYPE_CHECKING:
-    from dicehall.games.coinrows.rules import Action, CoinRowsState, Step
+    from dicehall.games.coinrows.board import Action, Step
+    from dicehall.games.coinrows.rules import CoinRowsState
 
 _ROLL_WORDS = {"roll", "r", "roll dice", "roll the dice", "dice", "throw", "go"}
 _LEAVE_WORDS = {"leave", "leave game", "leave the game", "stop playing"}
@@ -65,10 +66,16 @@ def _normalise(text: str) -> str:
 
 
 def parse_action(state: CoinRowsState, text: str) -> Action:
-    """The legal action ``text`` means in ``state``, or an ``IllegalActionError``
-    that says why not and lists the legal actions."""
+    """The legal action ``text`` means in ``state``; errors say why not and list the legal
+    actions.
+
+    :raises ActionSyntaxError: if ``text`` is no dice, phase word, capture or move.
+    :raises AmbiguousActionError: if it names several captures (with their texts).
+    :raises GameOverError: if the game has ended.
+    :raises IllegalActionError: if it is well formed but not legal here.
+    """
     if state.phase is Phase.OVER:
-        raise IllegalActionError(text, "the game is over")
+        raise GameOverError(text)
     t = _normalise(text)
     if state.phase is Phase.DICE:
         return _parse_roll(state, text, t)
@@ -80,10 +87,10 @@ def parse_action(state: CoinRowsState, text: str) -> Action:
 def _parse_roll(state: CoinRowsState, raw: str, t: str) -> Roll:
     digits = re.findall(r"\d", t)
     if len(digits) != 2 or re.sub(r"[\d\s,\-/]", "", t):
-        raise state.illegal(raw, "the dice are being rolled: write the two dice, like 3-4")
+        raise state.syntax_error(raw, "the dice are being rolled: write the two dice, like 3-4")
     a, b = int(digits[0]), int(digits[1])
     if not (1 <= a <= 6 and 1 <= b <= 6):
-        raise state.illegal(raw, "each die shows 1 to 6")
+        raise state.syntax_error(raw, "each die shows 1 to 6")
     return Roll.of(a, b)
 
 
@@ -99,12 +106,10 @@ def _parse_phase_a(state: CoinRowsState, raw: str, t: str) -> Action:
         options = state.captures()
         if len(options) == 1:
             return options[0]
-        reason = (
-            "no row can be captured now"
-            if not options
-            else "which row? write e.g. " + (" or ".join(state.action_to_text(c) for c in options))
-        )
-        raise state.illegal(raw, reason)
+        if not options:
+            raise state.illegal(raw, "no row can be captured now")
+        which = " or ".join(state.action_to_text(c) for c in options)
+        raise state.ambiguous(raw, "which row? write e.g. " + which, options)
     m = _CAPTURE_ROW.match(t)
     if m:
         span = (COLUMNS.index(m.group(2)), COLUMNS.index(m.group(3))) if m.group(2) else None
@@ -117,7 +122,7 @@ def _parse_phase_a(state: CoinRowsState, raw: str, t: str) -> Action:
         raise state.illegal(raw, f"{player} must roll first: coins move after a roll (Phase B)")
     if re.fullmatch(r"[1-6]\s*[-,]?\s*[1-6]", t):
         raise state.illegal(raw, "write roll: the dice are rolled for you")
-    raise state.illegal(raw, "in Phase A write roll, capture N (a row 2-6) or leave")
+    raise state.syntax_error(raw, "in Phase A write roll, capture N (a row 2-6) or leave")
 
 
 def _resolve_capture(
@@ -144,10 +149,11 @@ def _resolve_capture(
     if span is None:
         if len(options) == 1:
             return options[0]
-        raise state.illegal(
+        raise state.ambiguous(
             raw,
             f"row {n} has several runs ({runs}): say which, e.g. "
             f"{state.action_to_text(options[0])}",
+            options,
         )
     lo, hi = min(span), max(span)
     for option in options:
@@ -167,9 +173,11 @@ def _parse_move(state: CoinRowsState, raw: str, t: str) -> Move:
         raise state.illegal(raw, f"you have coins to move and must move the roll {roll}")
     found = list(_STEP.finditer(t))
     if _BAD_SQUARE.search(t):
-        raise state.illegal(raw, "squares are a1 to g7: columns a-g, rows 1-7")
+        raise state.syntax_error(raw, "squares are a1 to g7: columns a-g, rows 1-7")
     if not found or not _SEPARATORS.match(_STEP.sub(" ", t)):
-        raise state.illegal(raw, "write a move from square to square, like c1-c6 or c1-c3 e1-e5")
+        raise state.syntax_error(
+            raw, "write a move from square to square, like c1-c6 or c1-c3 e1-e5"
+        )
     steps: list[Step] = []
     for m in found:
         column, frm = COLUMNS.index(m.group(1)), int(m.group(2)) - 1

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from dicehall.games.coinrows.rules import COLUMNS, HOME_ROWS, MARKS, SIZE, Ending, Phase
+from dicehall.games.coinrows.board import COLUMNS, HOME_ROWS, MARKS, SIZE, Ending, Phase
 
 if TYPE_CHECKING:
     from dicehall.games.coinrows.rules import CoinRowsState

@@ -5,7 +5,7 @@ first to 21. Rules and interpretations: docs/rules/whitedie.md.
 >>> state = load_game("whitedie").new_initial_state()
 >>> state = state.apply_text("white 5: 1 2 3 4").apply_text("white 2: 6 6 6 6")
 >>> state.phase, state.turn, state.chance_dice()      # seat 1 starts: he rolls five
-('roll', 0, 5)
+(<Phase.ROLL: 'roll'>, 0, 5)
 >>> state = state.apply_text("white 6: 2 4 4 1")      # Sixes
 >>> state.legal_texts()[:4]
 ['stand', 'reroll 1', 'reroll 2', 'reroll 4']
@@ -13,6 +13,7 @@ first to 21. Rules and interpretations: docs/rules/whitedie.md.
 (2, 0)
 """
 
+from dicehall.core.declaration import GameEntry
 from dicehall.games.whitedie.challenges import (
     CHALLENGES,
     POKER_CHARTS,
@@ -32,6 +33,7 @@ from dicehall.games.whitedie.challenges import (
 from dicehall.games.whitedie.rules import (
     ChallengeResult,
     ChooseOpponent,
+    Phase,
     Place,
     Reroll,
     Roll,
@@ -40,12 +42,25 @@ from dicehall.games.whitedie.rules import (
     WhiteDieState,
 )
 
+#: White Die's one declaration (registered in pyproject.toml's ``dicehall.games`` entry points).
+ENTRY = GameEntry(
+    "whitedie",
+    rules="dicehall.games.whitedie.rules:WhiteDie",
+    bots="dicehall.bots.whitedie:BOTS",
+    terminal_view="dicehall.cli.views.whitedie:VIEW",
+    web_view="dicehall.server.views.whitedie:VIEW",
+    statistics="dicehall.games.whitedie.statistics:game_statistics",
+    svg="dicehall.svg.whitedie:board_svg",
+)
+
 __all__ = [
     "CHALLENGES",
+    "ENTRY",
     "POKER_CHARTS",
     "ChallengeResult",
     "ChooseOpponent",
     "Match",
+    "Phase",
     "PipSquare",
     "Place",
     "Reroll",

@@ -22,8 +22,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from dicehall.games.whitedie.challenges import square_index
-from dicehall.games.whitedie.rules import (
+from dicehall.core.errors import GameOverError
+from dicehall.games.whitedie.board import (
     CHOOSE,
     MATCH_OPPONENT,
     ROLL,
@@ -37,6 +37,7 @@ from dicehall.games.whitedie.rules import (
     Stand,
     remove,
 )
+from dicehall.games.whitedie.challenges import square_index
 
 if TYPE_CHECKING:
     from dicehall.games.whitedie.rules import WhiteDieState
@@ -49,13 +50,18 @@ _CHOOSE = re.compile(r"^(?:opponent|opp|vs|versus|o|against|choose|seat)?\s*(\d+
 
 
 def parse_action(state: WhiteDieState, text: str) -> Action:
-    """The legal action ``text`` means in ``state``, or ``IllegalActionError``."""
+    """The legal action ``text`` means in ``state``.
+
+    :raises ActionSyntaxError: if ``text`` is empty or no roll, choice, placement or reroll.
+    :raises GameOverError: if the game has ended.
+    :raises IllegalActionError: if it is well formed but not legal here.
+    """
     raw = text
     text = " ".join(text.strip().lower().replace(",", " ").split())
-    if not text:
-        raise state.illegal(raw, "empty action")
     if state.is_terminal():
-        raise state.illegal(raw, "the game is over")
+        raise GameOverError(raw)
+    if not text:
+        raise state.syntax_error(raw, "empty action")
     action = _parse(state, text, raw)
     if not state.is_legal(action):
         raise state.illegal(raw, _why(state, action))
@@ -68,12 +74,12 @@ def _parse(state: WhiteDieState, text: str, raw: str) -> Action:
     if state.phase == CHOOSE:
         m = _CHOOSE.match(text)
         if not m:
-            raise state.illegal(raw, "choose your opponent by seat number, e.g. 'opponent 2'")
+            raise state.syntax_error(raw, "choose your opponent by seat number, e.g. 'opponent 2'")
         return ChooseOpponent(int(m.group(1)) - 1)
     if state.phase == TICTACTOE:
         m = _PLACE.match(text)
         if not m:
-            raise state.illegal(raw, "place a die by value and square, e.g. 'place 4 b1'")
+            raise state.syntax_error(raw, "place a die by value and square, e.g. 'place 4 b1'")
         return Place(int(m.group(1)), square_index(m.group(2)))
     if text in _STAND:
         return Stand()
@@ -95,7 +101,7 @@ def _parse(state: WhiteDieState, text: str, raw: str) -> Action:
     if words in (["all"], ["everything"]):
         return Reroll(dice)
     if not words:
-        raise state.illegal(raw, "say which dice to reroll, e.g. 'reroll 2 5'")
+        raise state.syntax_error(raw, "say which dice to reroll, e.g. 'reroll 2 5'")
     if all(w.startswith("#") for w in words):
         return Reroll(_positions(state, [w[1:] for w in words], dice, raw))
     values = _numbers(state, words, raw)
@@ -112,7 +118,7 @@ def _numbers(state: WhiteDieState, words: list[str], raw: str) -> list[int]:
         if re.fullmatch(r"[1-6]+", w):
             out += [int(c) for c in w]
         else:
-            raise state.illegal(raw, f"{w!r} is not a die value 1..6")
+            raise state.syntax_error(raw, f"{w!r} is not a die value 1..6")
     return out
 
 
@@ -122,7 +128,7 @@ def _positions(
     try:
         pos = [int(w) for w in words]
     except ValueError:
-        raise state.illegal(raw, "positions are numbers 1..4, e.g. '#1 #3'") from None
+        raise state.syntax_error(raw, "positions are numbers 1..4, e.g. '#1 #3'") from None
     if len(set(pos)) != len(pos) or any(not 1 <= p <= len(dice) for p in pos):
         raise state.illegal(raw, f"positions must be distinct, 1..{len(dice)}")
     return tuple(sorted(dice[p - 1] for p in pos))
@@ -131,10 +137,10 @@ def _positions(
 def _parse_roll(state: WhiteDieState, text: str, raw: str) -> Roll:
     digits = [int(c) for c in re.sub(r"^(white|w)\b", "", text) if c.isdigit()]
     if any(not 1 <= d <= 6 for d in digits):
-        raise state.illegal(raw, "die faces are 1..6")
+        raise state.syntax_error(raw, "die faces are 1..6")
     if state.phase in (START, ROLL):
         if not digits:
-            raise state.illegal(raw, "write the roll as 'white 5: 1 2 2 6'")
+            raise state.syntax_error(raw, "write the roll as 'white 5: 1 2 2 6'")
         white = digits[0]
         if state.phase == ROLL and white == 1:
             return Roll((), 1)

@@ -7,18 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from dicehall.games.whitedie.challenges import (
-    CHALLENGES,
-    CLAIMED,
-    Grid,
-    best_matches,
-    best_pip_square,
-    challenge_score,
-    matching_score,
-    poker_hand,
-    sixes_sets,
-)
-from dicehall.games.whitedie.rules import (
+from dicehall.games.whitedie.board import (
     CHOOSE,
     MATCH_LAST,
     MATCH_OPPONENT,
@@ -30,6 +19,17 @@ from dicehall.games.whitedie.rules import (
     ROLL,
     START,
     TICTACTOE,
+)
+from dicehall.games.whitedie.challenges import (
+    CHALLENGES,
+    CLAIMED,
+    Grid,
+    best_matches,
+    best_pip_square,
+    challenge_score,
+    matching_score,
+    poker_hand,
+    sixes_sets,
 )
 
 if TYPE_CHECKING:

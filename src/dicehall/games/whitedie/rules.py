@@ -14,23 +14,44 @@ happen by themselves: a side is only asked when it has a legal placement.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cache
-from itertools import combinations_with_replacement
-from math import factorial
 from typing import Any
 
-from dicehall.core.errors import IllegalActionError
+from dicehall.core.errors import GameOverError
 from dicehall.core.game import CHANCE, TERMINAL, Game, State
 from dicehall.core.options import Option
+from dicehall.games.whitedie.board import (
+    CHOOSE,
+    MATCH_LAST,
+    MATCH_OPPONENT,
+    MATCH_PLAYER,
+    OPPONENT_ROLL,
+    OPPONENT_SIDE,
+    OVER,
+    PLAYER_SIDE,
+    REROLL,
+    ROLL,
+    START,
+    TICTACTOE,
+    Action,
+    ChallengeResult,
+    ChooseOpponent,
+    Phase,
+    Place,
+    Reroll,
+    Roll,
+    Stand,
+    multiset_outcomes,
+    remove,
+    sub_multisets,
+)
 from dicehall.games.whitedie.challenges import (
     CHALLENGES,
     EMPTY_GRID,
     POKER_CHARTS,
-    SQUARES,
     Dice,
     Grid,
     challenge_score,
@@ -39,141 +60,6 @@ from dicehall.games.whitedie.challenges import (
     placements,
     tictactoe_score,
 )
-
-# -- phases -------------------------------------------------------------------
-START = "start"  # chance: the next contender rolls all five to see who starts
-ROLL = "roll"  # chance: the player on turn rolls all five
-CHOOSE = "choose"  # the player picks his opponent (tic-tac-toe, matching, 3+ players)
-OPPONENT_ROLL = "opponent-roll"  # chance: the opponent rolls his four dice
-REROLL = "reroll"  # poker, pips, sixes: stand or reroll (rerolls_left >= 1)
-TICTACTOE = "tictactoe"  # a side places a die
-MATCH_PLAYER = "match-player"  # matching: the player must reroll two
-MATCH_OPPONENT = "match-opponent"  # matching: the opponent must reroll two
-MATCH_LAST = "match-last"  # matching: the player may reroll one
-OVER = "over"
-
-PLAYER_SIDE = 1
-OPPONENT_SIDE = 0
-
-
-# -- actions -------------------------------------------------------------------
-@dataclass(frozen=True)
-class Roll:
-    """A chance outcome: the coloured ``dice`` rolled (sorted), and at a five-dice roll
-    the ``white`` die. A white 1 at a turn is stored without coloured dice."""
-
-    dice: Dice
-    white: int | None = None
-
-    def __str__(self) -> str:
-        faces = " ".join(map(str, self.dice))
-        if self.white is None:
-            return faces
-        return f"white {self.white}" + (f": {faces}" if faces else "")
-
-
-@dataclass(frozen=True)
-class Stand:
-    """Keep the dice as they are (score now, or in matching: skip the last reroll)."""
-
-    def __str__(self) -> str:
-        return "stand"
-
-
-@dataclass(frozen=True)
-class Reroll:
-    """Reroll the dice showing ``values`` (sorted; equal dice are interchangeable)."""
-
-    values: Dice
-
-    def __str__(self) -> str:
-        return "reroll " + " ".join(map(str, self.values))
-
-
-@dataclass(frozen=True)
-class Place:
-    """Tic-tac-toe: put the die ``value`` on ``square`` (0..8, see ``SQUARES``)."""
-
-    value: int
-    square: int
-
-    def __str__(self) -> str:
-        return f"place {self.value} {SQUARES[self.square]}"
-
-
-@dataclass(frozen=True)
-class ChooseOpponent:
-    """Tic-tac-toe or matching with 3+ players: play against ``seat`` (0-based)."""
-
-    seat: int
-
-    def __str__(self) -> str:
-        return f"opponent {self.seat + 1}"
-
-
-Action = Roll | Stand | Reroll | Place | ChooseOpponent
-
-
-@dataclass(frozen=True)
-class ChallengeResult:
-    """How the last challenge ended: for explanations and views, not for the rules."""
-
-    seat: int
-    white: int
-    points: int
-    dice: Dice = ()
-    opponent: int | None = None
-    opponent_dice: Dice = ()
-    grid: Grid = ()
-
-
-# -- dice arithmetic -----------------------------------------------------------
-@cache
-def multiset_outcomes(count: int) -> tuple[tuple[Dice, Fraction], ...]:
-    """Every sorted result of rolling ``count`` d6 with its exact probability.
-
-    >>> len(multiset_outcomes(4)), sum(p for _, p in multiset_outcomes(4))
-    (126, Fraction(1, 1))
-    >>> dict(multiset_outcomes(2))[(3, 5)]
-    Fraction(1, 18)
-    """
-    total = 6**count
-    out = []
-    for faces in combinations_with_replacement(range(1, 7), count):
-        ways = factorial(count)
-        for n in Counter(faces).values():
-            ways //= factorial(n)
-        out.append((faces, Fraction(ways, total)))
-    return tuple(out)
-
-
-def sub_multisets(dice: Dice, size: int | None = None) -> list[Dice]:
-    """Distinct sub-multisets of sorted ``dice`` (non-empty, or of exactly ``size``).
-
-    >>> sub_multisets((2, 5, 5), 2)
-    [(2, 5), (5, 5)]
-    """
-    found: set[Dice] = set()
-    n = len(dice)
-    for mask in range(1, 1 << n):
-        part = tuple(dice[i] for i in range(n) if mask >> i & 1)
-        if size is None or len(part) == size:
-            found.add(part)
-    return sorted(found, key=lambda p: (len(p), p))
-
-
-def remove(dice: Dice, values: Sequence[int]) -> Dice | None:
-    """``dice`` without ``values`` (as a multiset), or None if they are not all there.
-
-    >>> remove((1, 3, 3, 6), (3, 6)), remove((1, 3, 3, 6), (2,))
-    ((1, 3), None)
-    """
-    rest = list(dice)
-    for v in values:
-        if v not in rest:
-            return None
-        rest.remove(v)
-    return tuple(rest)
 
 
 @cache
@@ -227,6 +113,10 @@ class WhiteDie(Game):
     def poker_chart(self) -> str:
         """The name of the poker chart in use."""
         return str(self.options["poker_chart"])
+
+    def utility_bounds(self) -> tuple[float, float]:
+        """The winner gets 1 and the others share -1."""
+        return (-1.0 / (self.num_players - 1), 1.0)
 
     def new_initial_state(self) -> WhiteDieState:
         n = self.num_players
@@ -298,7 +188,7 @@ class WhiteDieState(State):
 
     game: WhiteDie
     scores: tuple[int, ...]
-    phase: str
+    phase: Phase
     turn: int = 0
     white: int = 0
     dice: Dice = ()
@@ -360,7 +250,7 @@ class WhiteDieState(State):
 
     def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
         if self.current_player() != CHANCE:
-            raise IllegalActionError("roll", "it is not time to roll dice")
+            raise ValueError("this state is not a chance node: it has no outcomes")
         if self.phase in (START, ROLL):
             return list(_five_dice_outcomes(self.phase == ROLL))
         return [(Roll(d), p) for d, p in multiset_outcomes(self.chance_dice())]
@@ -437,7 +327,7 @@ class WhiteDieState(State):
     def apply(self, action: Action) -> WhiteDieState:
         player = self.current_player()
         if player == TERMINAL:
-            raise IllegalActionError(str(action), "the game is over")
+            raise GameOverError(str(action))
         if not self.is_legal(action):
             if player == CHANCE:
                 raise self.illegal(str(action), f"{self.chance_dice()} dice must be rolled now")
@@ -614,6 +504,37 @@ __all__ = [
     "Action",
     "ChallengeResult",
     "ChooseOpponent",
+    "Place",
+    "Reroll",
+    "Roll",
+    "Stand",
+    "WhiteDie",
+    "WhiteDieState",
+    "multiset_outcomes",
+    "remove",
+    "sub_multisets",
+]
+
+
+# The board module's names are re-exported (most callers import them from here).
+__all__ = [
+    "CHOOSE",
+    "MATCH_LAST",
+    "MATCH_OPPONENT",
+    "MATCH_PLAYER",
+    "OPPONENT_ROLL",
+    "OPPONENT_SIDE",
+    "OPTIONS",
+    "OVER",
+    "PLAYER_SIDE",
+    "REROLL",
+    "ROLL",
+    "START",
+    "TICTACTOE",
+    "Action",
+    "ChallengeResult",
+    "ChooseOpponent",
+    "Phase",
     "Place",
     "Reroll",
     "Roll",

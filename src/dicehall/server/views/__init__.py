@@ -1,18 +1,18 @@
 """View models: each game's state as structured JSON for its board in the browser.
 
-A game may provide ``dicehall.server.views.<game>`` with ``state_view(state)`` and optionally
-``legal_view(state)``, ``move_view(before, text, after)`` and ``summary(state)`` (see
-``docs/web-games.md``). Whatever a game leaves out falls back to the generic versions here.
+A game declares its web view in its entry (``GameEntry.web_view``): any object with the
+methods of ``WebView`` (see ``docs/web-games.md``). A game's view module usually ends with
+``VIEW = FunctionsView(state_view=state_view, legal_view=legal_view, ...)``; whatever it
+leaves out falls back to the generic versions here, and an unknown name is an error.
 """
 
 from __future__ import annotations
 
-import importlib
-from dataclasses import dataclass
-from functools import cache
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
+from dicehall.core.declaration import FunctionsOverride
 from dicehall.core.game import State
+from dicehall.core.registry import game_entry
 
 
 def generic_state_view(state: State) -> dict[str, Any]:
@@ -31,38 +31,66 @@ def generic_summary(state: State) -> str:
     return f"Seat {winners[0] + 1} wins ({scores})."
 
 
-@dataclass(frozen=True)
-class View:
-    """The view functions of one game, generic where the game has none."""
-
-    game: str
-    module: Any | None
+@runtime_checkable
+class WebView(Protocol):
+    """What the server asks of a game's web view (pure, fast functions of states)."""
 
     def state_view(self, state: State) -> dict[str, Any]:
-        fn = getattr(self.module, "state_view", None)
-        return fn(state) if fn else generic_state_view(state)
+        """JSON-ready structured state: everything the board draws."""
+        ...
 
     def legal_view(self, state: State) -> Any:
-        fn = getattr(self.module, "legal_view", None)
-        return fn(state) if fn else None
+        """Structured legal decisions for the seat to move, or None."""
+        ...
 
     def move_view(self, before: State, text: str, after: State) -> dict[str, Any] | None:
-        fn = getattr(self.module, "move_view", None)
-        return fn(before, text, after) if fn else None
+        """A structured description of one action, or None."""
+        ...
 
     def summary(self, state: State) -> str:
-        fn = getattr(self.module, "summary", None)
-        return fn(state) if fn else generic_summary(state)
+        """One line that says how a finished game ended."""
+        ...
 
 
-@cache
-def get_view(game: str) -> View:
-    """The view of ``game``: its module's functions over the generic ones."""
-    name = f"dicehall.server.views.{game}"
-    try:
-        module = importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name == name:
-            return View(game, None)
-        raise
-    return View(game, module)
+#: The method names of a web view.
+VIEW_METHODS = ("state_view", "legal_view", "move_view", "summary")
+
+
+class GenericView:
+    """The view of a game that declares none: its text board and a generic summary."""
+
+    def state_view(self, state: State) -> dict[str, Any]:
+        return generic_state_view(state)
+
+    def legal_view(self, state: State) -> Any:
+        return None
+
+    def move_view(self, before: State, text: str, after: State) -> dict[str, Any] | None:
+        return None
+
+    def summary(self, state: State) -> str:
+        return generic_summary(state)
+
+
+class FunctionsView(FunctionsOverride, GenericView):
+    """A web view made of plain functions; the generic one stands for any left out.
+
+    >>> FunctionsView(state_veiw=print)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    TypeError: unknown web view function(s) state_veiw; a view has state_view, legal_view, ...
+    """
+
+    METHODS = VIEW_METHODS
+    KIND = "web view"
+
+
+def get_view(game: str) -> WebView:
+    """The web view ``game`` declares, or ``GenericView()`` if it declares none.
+
+    :raises UnknownGameError: if no game has that name.
+    :raises GameDeclarationError: if the declared object is not a ``WebView``.
+    """
+    hint = f"{', '.join(VIEW_METHODS)}: use FunctionsView"
+    view = game_entry(game).load_as("web_view", WebView, hint)
+    return view if view is not None else GenericView()

@@ -30,8 +30,10 @@ from dicehall.games.backgammon.rules import (
     Board,
     Play,
     move_step,
+    pip_count,
     single_steps,
 )
+from dicehall.server.views import FunctionsView
 
 
 def _bg(state: State) -> BackgammonState:
@@ -109,14 +111,21 @@ def state_view(state: State) -> dict[str, Any]:
     }
 
 
+def _at(board: Board) -> dict[str, Any]:
+    """A click node's board and pip counts (the mover's first), for the browser to draw."""
+    return {"sides": board, "pips": [pip_count(board[0]), pip_count(board[1])]}
+
+
 def legal_view(state: State) -> dict[str, Any]:
     """The legal plays as a graph for click-to-move, in the mover's numbering.
 
     ``nodes[0]`` is the position before moving; each node has ``edges``
-    ``[from, to, die, hit, child]`` (one checker moved by one die) and ``text``, the canonical
-    play to send when the player confirms there (null while dice must still be played). Only
-    steps that can still end in a legal play are included, so the rules about using both dice
-    and the larger die are respected click by click.
+    ``[from, to, die, hit, child]`` (one checker moved by one die), ``sides`` and ``pips``, the
+    board there and its pip counts (the mover's first, each side in its own numbering: the
+    browser draws them and knows no rules), and ``text``, the canonical play to send when the
+    player confirms there (null while dice must still be played). Only steps that can still
+    end in a legal play are included, so the rules about using both dice and the larger die
+    are respected click by click.
     """
     s = _bg(state)
     if not s.is_checker_play():
@@ -137,7 +146,7 @@ def legal_view(state: State) -> dict[str, Any]:
         memo[key] = None  # no cycles are possible (pips only go down), but be safe
         if board in texts:
             index = len(nodes)
-            nodes.append({"edges": [], "text": texts[board], "dice": list(rest)})
+            nodes.append({"edges": [], "text": texts[board], "dice": list(rest), **_at(board)})
             memo[key] = index
             return index
         edges: list[list[Any]] = []
@@ -153,7 +162,7 @@ def legal_view(state: State) -> dict[str, Any]:
         if not edges:
             return None
         index = len(nodes)
-        nodes.append({"edges": edges, "text": None, "dice": list(rest)})
+        nodes.append({"edges": edges, "text": None, "dice": list(rest), **_at(board)})
         memo[key] = index
         return index
 
@@ -170,6 +179,8 @@ def legal_view(state: State) -> dict[str, Any]:
                 "edges": [[a, b, die, hit, new[c]] for a, b, die, hit, c in node["edges"]],
                 "text": node["text"],
                 "dice": node["dice"],
+                "sides": node["sides"],
+                "pips": node["pips"],
             }
         )
     resign = [t for t in s.legal_texts() if t.startswith("resign")]
@@ -181,7 +192,10 @@ def move_view(before: State, text: str, after: State) -> dict[str, Any] | None:
     b = _bg(before)
     if b.is_chance_node():
         a, c = (int(x) for x in text.split("-"))
-        return {"roll": [a, c], "opening": b.opening}
+        out: dict[str, Any] = {"roll": [a, c], "opening": b.opening}
+        if b.opening:  # who starts (None: a tie, both roll again): the browser needs no rule
+            out["starts"] = None if _bg(after).opening else _bg(after).turn
+        return out
     action = b.parse_action(text)
     if not isinstance(action, Play):
         return {"seat": b.current_player(), "decision": text}
@@ -207,3 +221,9 @@ def summary(state: State) -> str:
         return f"Seat {s.winner + 1} wins {s.points} point{'s' * (s.points != 1)}."
     kind = {1: "a single game", 2: "a gammon", 3: "a backgammon"}.get(s.points, "")
     return f"Seat {s.winner + 1} wins {kind} ({s.points} point{'s' * (s.points != 1)})."
+
+
+#: The web view the game declares (``GameEntry.web_view``).
+VIEW = FunctionsView(
+    state_view=state_view, legal_view=legal_view, move_view=move_view, summary=summary
+)

@@ -32,6 +32,7 @@ from dicehall.games.coinrows.rules import (
     Phase,
     Roll,
 )
+from dicehall.server.views import FunctionsView
 
 
 def _cr(state: State) -> CoinRowsState:
@@ -77,6 +78,8 @@ def state_view(state: State) -> dict[str, Any]:
         "marks": list(MARKS),
         "dice": _roll(s.last_roll) if s.phase is Phase.B else None,
         "last_roll": _roll(s.last_roll),
+        # whether that roll ended the turn at once (7, 11 or 12): the browser knows no rules
+        "roll_ends_turn": s.last_roll is not None and s.last_roll.ends_turn,
         "refilled": list(s.refilled),
         "captures": [_capture(s, c) for c in s.captures()],
         "capture_rule": s.capture_rule,
@@ -165,3 +168,9 @@ def summary(state: State) -> str:
         return f"{seat_label(s.turn)} to play."
     text = result_text(s)
     return text[0].upper() + text[1:] + "."
+
+
+#: The web view the game declares (``GameEntry.web_view``).
+VIEW = FunctionsView(
+    state_view=state_view, legal_view=legal_view, move_view=move_view, summary=summary
+)

@@ -59,6 +59,7 @@ from dicehall.games.whitedie.rules import (
     WhiteDieState,
     remove,
 )
+from dicehall.server.views import FunctionsView
 
 Dice = tuple[int, ...]
 
@@ -224,7 +225,7 @@ def state_view(state: State) -> dict[str, Any]:
     chart = s.game.poker_chart
     in_challenge = s.challenge is not None
     view: dict[str, Any] = {
-        "phase": s.phase,
+        "phase": str(s.phase),
         "players": len(s.scores),
         "target": s.game.target,
         "poker_chart": chart,
@@ -367,3 +368,9 @@ def summary(state: State) -> str:
         return "The game is not over."
     scores = " – ".join(str(x) for x in s.scores)
     return f"Seat {s.winner + 1} wins with {s.scores[s.winner]} points ({scores})."
+
+
+#: The web view the game declares (``GameEntry.web_view``).
+VIEW = FunctionsView(
+    state_view=state_view, legal_view=legal_view, move_view=move_view, summary=summary
+)

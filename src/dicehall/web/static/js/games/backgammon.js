@@ -67,15 +67,6 @@ function toViewer(p, seat, me) {
   return 25 - p;
 }
 
-function applyStep(mine, theirs, src, dst) {
-  mine[src] -= 1;
-  mine[dst] += 1;
-  if (dst !== 0 && theirs[25 - dst] === 1) {
-    theirs[25 - dst] = 0;
-    theirs[25] += 1;
-  }
-}
-
 /** Reachable destinations of the checker on `src` from node n: dst -> chain of edges. */
 function destinations(nodes, n, src) {
   const found = new Map();
@@ -95,18 +86,19 @@ function destinations(nodes, n, src) {
 
 export function describe(entry, snap) {
   if (entry.actor >= 0) return entry.text;
-  const before = snap.log.filter((e) => e.seq < entry.seq);
-  if (before.every((e) => e.actor < 0)) {
-    // opening roll: one die each, the higher one moves first with both
-    const [a, b] = entry.text.split("-").map(Number);
+  const detail = entry.detail;
+  if (detail && detail.opening) {
+    // the server says who starts (null: a tie, both roll again)
+    const [a, b] = detail.roll;
     const name = (seat) => snap.players?.[seat]?.name || `seat ${seat + 1}`;
-    const who = a === b ? "a tie: roll again" : `${name(a > b ? 0 : 1)} starts`;
+    const who = detail.starts === null ? "a tie: roll again" : `${name(detail.starts)} starts`;
     return `opening: ${name(0)} ${a}, ${name(1)} ${b} (${who})`;
   }
   return `rolls ${entry.text}`;
 }
 
-export function render(root, snap, ctx) {
+/** Layout and state: what is drawn and what may be clicked, after the clicks so far. */
+function boardState(root, snap, ctx) {
   const view = snap.view;
   const me = ctx.seat ?? 0;
   const them = 1 - me;
@@ -117,60 +109,49 @@ export function render(root, snap, ctx) {
     mem = { key, path: [], selected: null };
     memory.set(root, mem);
   }
-
-  // the board as it stands after the steps already clicked (not yet sent)
-  const mine = view.sides[me].slice();
-  const theirs = view.sides[them].slice();
+  // the board as it stands after the steps already clicked (not yet sent): the server's
+  // node for it carries the sides and pip counts, so no rule of movement lives here
   let node = 0;
   for (const chain of mem.path) {
-    for (const edge of chain) {
-      applyStep(mine, theirs, edge[0], edge[1]);
-      node = edge[4];
-    }
+    for (const edge of chain) node = edge[4];
   }
   const current = moves ? moves.nodes[node] : null;
+  const mine = (current ? current.sides[0] : view.sides[me]).slice();
+  const theirs = (current ? current.sides[1] : view.sides[them]).slice();
+  const pips = [0, 0];
+  pips[me] = current ? current.pips[0] : view.pips[me];
+  pips[them] = current ? current.pips[1] : view.pips[them];
   const sources = new Set(current ? current.edges.map((e) => e[0]) : []);
   const dests = current && mem.selected !== null ? destinations(moves.nodes, node, mem.selected) : new Map();
+  // the last move (for highlighting and animation), in drawn numbering
+  const last = snap.last && snap.last.detail && snap.last.detail.steps ? snap.last.detail : null;
+  return { view, me, them, moves, mem, node, current, mine, theirs, pips, sources, dests, last };
+}
 
-  const redraw = () => render(root, snap, { ...ctx, animate: false });
-  const click = (p) => {
+/** Interaction: a click on point p selects a checker or moves the selected one there. */
+function clicker(b, redraw) {
+  const { mem, current, sources, dests } = b;
+  return (p) => {
     if (!current) return;
     if (mem.selected !== null && dests.has(p)) {
       mem.path.push(dests.get(p));
       mem.selected = null;
-      // select the moved checker again only if nothing else can move
       redraw();
       return;
     }
     if (sources.has(p)) {
-      mem.selected = mem.selected === p ? null : p;
       // a checker with exactly one move by a single die: still wait for the destination click
+      mem.selected = mem.selected === p ? null : p;
       redraw();
       return;
     }
     mem.selected = null;
     redraw();
   };
+}
 
-  // -- last move (for highlighting and animation), in drawn numbering
-  const last = snap.last && snap.last.detail && snap.last.detail.steps ? snap.last.detail : null;
-  const lastFrom = new Set();
-  const lastTo = new Set();
-  if (last) {
-    for (const [src, dst] of last.steps) {
-      lastFrom.add(`${last.seat}:${toViewer(src, last.seat, me)}`);
-      lastTo.add(`${last.seat}:${toViewer(dst, last.seat, me)}`);
-    }
-  }
-
-  const s = svg("svg", {
-    viewBox: `0 0 ${W} ${H}`,
-    class: "bg-board",
-    role: "img",
-    "aria-label": "backgammon board",
-    "data-seq": snap.seq,
-    "data-bottom-seat": me,
-  });
+/** Layout: the frame, the felt, the bar, the trays and the 24 numbered points. */
+function drawFrame(s) {
   s.append(svg("rect", { x: 0, y: 0, width: FRAME_W, height: H, rx: 10, fill: "var(--wood)" }));
   s.append(svg("rect", { x: LEFT_X, y: TOP, width: 6 * PW, height: H - 2 * TOP, fill: "var(--felt)" }));
   s.append(svg("rect", { x: RIGHT_X, y: TOP, width: 6 * PW, height: H - 2 * TOP, fill: "var(--felt)" }));
@@ -178,8 +159,6 @@ export function render(root, snap, ctx) {
   // trays
   s.append(svg("rect", { x: TRAY_X, y: TOP, width: TRAY_W, height: MID - TOP - 15, rx: 6, fill: "var(--felt-dark)", class: "tray" }));
   s.append(svg("rect", { x: TRAY_X, y: MID + 15, width: TRAY_W, height: BOTTOM - MID - 15, rx: 6, fill: "var(--felt-dark)", class: "tray" }));
-
-  // points
   for (let p = 1; p <= 24; p += 1) {
     const x = pointX(p);
     const bottom = isBottom(p);
@@ -193,8 +172,11 @@ export function render(root, snap, ctx) {
     label.textContent = String(p);
     s.append(label);
   }
+}
 
-  // highlights of the last move (under the checkers)
+/** Pieces: highlights of the last move and of the legal sources and destinations. */
+function drawMarks(s, b) {
+  const { me, mem, current, sources, dests, last } = b;
   const mark = (p, seat, cls, color) => {
     const isMine = seat === me;
     if (p === 25) {
@@ -210,60 +192,60 @@ export function render(root, snap, ctx) {
     }
   };
   if (last && !mem.path.length) {
-    for (const k of lastFrom) {
-      const [seat, p] = k.split(":").map(Number);
-      mark(p, seat, "last-from", "var(--highlight)");
-    }
-    for (const k of lastTo) {
-      const [seat, p] = k.split(":").map(Number);
-      mark(p, seat, "last-to", "var(--highlight)");
-    }
+    // each point once, sources before destinations
+    const from = new Set(last.steps.map(([src]) => toViewer(src, last.seat, me)));
+    const to = new Set(last.steps.map(([, dst]) => toViewer(dst, last.seat, me)));
+    for (const p of from) mark(p, last.seat, "last-from", "var(--highlight)");
+    for (const p of to) mark(p, last.seat, "last-to", "var(--highlight)");
   }
-  // legal sources and destinations
   if (current) {
     for (const p of sources) mark(p, me, "source", p === mem.selected ? "var(--selected)" : "var(--legal)");
     for (const p of dests.keys()) mark(p, me, "dest", "var(--legal)");
   }
+}
 
-  // checkers
-  const checkerNodes = new Map(); // "seat:point" -> top checker node
-  const drawStack = (p, count, seat, isMine) => {
-    const shown = p === 0 ? count : p === 25 ? Math.min(count, 4) : Math.min(count, 5);
-    for (let i = 0; i < shown; i += 1) {
-      const pos = checkerPos(p, i, isMine);
-      let c;
-      if (p === 0) {
-        c = svg("rect", { x: TRAY_X + 6, y: isMine ? pos.y - 5 : pos.y - 5, width: TRAY_W - 12, height: 11, rx: 3, fill: `var(--seat${seat})`, stroke: `var(--seat${seat}-edge)`, "stroke-width": 1.5, class: "checker off" });
-      } else {
-        c = svg("circle", { cx: pos.x, cy: pos.y, r: R - 1, fill: `var(--seat${seat})`, stroke: `var(--seat${seat}-edge)`, "stroke-width": 2, class: "checker", "data-seat": seat });
-      }
-      s.append(c);
-      if (i === shown - 1) checkerNodes.set(`${seat}:${p}`, c);
+/** Pieces: one stack of `count` checkers of `seat` on point p (25 the bar, 0 the tray). */
+function drawStack(s, checkerNodes, p, count, seat, isMine) {
+  const shown = p === 0 ? count : p === 25 ? Math.min(count, 4) : Math.min(count, 5);
+  for (let i = 0; i < shown; i += 1) {
+    const pos = checkerPos(p, i, isMine);
+    let c;
+    if (p === 0) {
+      c = svg("rect", { x: TRAY_X + 6, y: pos.y - 5, width: TRAY_W - 12, height: 11, rx: 3, fill: `var(--seat${seat})`, stroke: `var(--seat${seat}-edge)`, "stroke-width": 1.5, class: "checker off" });
+    } else {
+      c = svg("circle", { cx: pos.x, cy: pos.y, r: R - 1, fill: `var(--seat${seat})`, stroke: `var(--seat${seat}-edge)`, "stroke-width": 2, class: "checker", "data-seat": seat });
     }
-    if (count > shown || (p === 0 && count > 0)) {
-      const pos = checkerPos(p, shown - 1, isMine);
-      const t = svg("text", {
-        x: pos.x, y: pos.y + 5, "text-anchor": "middle", "font-size": p === 0 ? 11 : 15, "font-weight": 700,
-        fill: seat === 0 ? "#333" : "#fff", class: "count",
-      });
-      t.textContent = String(count);
-      if (p === 0) {
-        t.setAttribute("y", isMine ? BOTTOM - 18 - Math.min(count, 14) * 13 : TOP + 24 + Math.min(count, 14) * 13);
-        t.setAttribute("fill", "#f3e6cc");
-      }
-      s.append(t);
-    }
-  };
-  for (let p = 1; p <= 24; p += 1) {
-    if (mine[p]) drawStack(p, mine[p], me, true);
-    if (theirs[25 - p]) drawStack(p, theirs[25 - p], them, false);
+    s.append(c);
+    if (i === shown - 1) checkerNodes.set(`${seat}:${p}`, c);
   }
-  drawStack(25, mine[25], me, true);
-  drawStack(25, theirs[25], them, false);
-  drawStack(0, mine[0], me, true);
-  drawStack(0, theirs[0], them, false);
+  if (count > shown || (p === 0 && count > 0)) {
+    const pos = checkerPos(p, shown - 1, isMine);
+    const t = svg("text", {
+      x: pos.x, y: pos.y + 5, "text-anchor": "middle", "font-size": p === 0 ? 11 : 15, "font-weight": 700,
+      fill: seat === 0 ? "#333" : "#fff", class: "count",
+    });
+    t.textContent = String(count);
+    if (p === 0) {
+      t.setAttribute("y", isMine ? BOTTOM - 18 - Math.min(count, 14) * 13 : TOP + 24 + Math.min(count, 14) * 13);
+      t.setAttribute("fill", "#f3e6cc");
+    }
+    s.append(t);
+  }
+}
 
-  // rings around the checkers that may move (the selected one in another colour)
+/** Pieces: every checker, rings on those that may move, ghosts where the selected may land.
+ * Returns "seat:point" -> the top checker's node (for the animation). */
+function drawCheckers(s, b) {
+  const { me, them, mine, theirs, mem, sources, dests } = b;
+  const checkerNodes = new Map();
+  for (let p = 1; p <= 24; p += 1) {
+    if (mine[p]) drawStack(s, checkerNodes, p, mine[p], me, true);
+    if (theirs[25 - p]) drawStack(s, checkerNodes, p, theirs[25 - p], them, false);
+  }
+  drawStack(s, checkerNodes, 25, mine[25], me, true);
+  drawStack(s, checkerNodes, 25, theirs[25], them, false);
+  drawStack(s, checkerNodes, 0, mine[0], me, true);
+  drawStack(s, checkerNodes, 0, theirs[0], them, false);
   for (const p of sources) {
     const count = mine[p] || 1;
     const pos = checkerPos(p, Math.min(count - 1, p === 25 ? 3 : 4), true);
@@ -272,19 +254,17 @@ export function render(root, snap, ctx) {
       stroke: p === mem.selected ? "var(--selected)" : "var(--legal)",
     }));
   }
-
-  // ghost checkers where the selected checker may land
   for (const p of dests.keys()) {
-    const count = p === 0 ? mine[0] : mine[p] || 0;
-    const pos = checkerPos(p, p === 25 ? 0 : count, true);
     if (p === 0) continue;
+    const pos = checkerPos(p, p === 25 ? 0 : mine[p] || 0, true);
     s.append(svg("circle", { cx: pos.x, cy: pos.y, r: R - 2, fill: "none", stroke: "var(--legal)", "stroke-width": 3, "stroke-dasharray": "5 4", class: "ghost" }));
   }
+  return checkerNodes;
+}
 
-  // middle band: pip counts and dice
-  const pips = [0, 0];
-  pips[me] = mine.reduce((a, n, i) => a + n * i, 0);
-  pips[them] = theirs.reduce((a, n, i) => a + n * i, 0);
+/** Pieces: the middle band, with pip counts, the dice (used ones faded) and the result. */
+function drawMiddle(s, b, snap, ctx) {
+  const { view, me, them, mine, theirs, pips, current } = b;
   const name = (seat) => (snap.players?.[seat]?.name || `seat ${seat + 1}`);
   const pipText = (seat, y) => {
     const g = svg("g", { class: "pips", "data-pips-seat": seat });
@@ -296,13 +276,11 @@ export function render(root, snap, ctx) {
   };
   pipText(them, MID - 14);
   pipText(me, MID + 24);
-
-  // dice of the player to move: used ones faded
   if (view.dice) {
-    const [a, b] = view.dice;
-    const all = a === b ? [a, a, a, a] : [a, b];
+    const [a, d2] = view.dice;
+    const all = a === d2 ? [a, a, a, a] : [a, d2];
     const left = current ? current.dice.slice() : all.slice();
-    const size = a === b ? 30 : 36;
+    const size = a === d2 ? 30 : 36;
     const gap = 8;
     const total = all.length * size + (all.length - 1) * gap;
     let x = RIGHT_X + (6 * PW - total) / 2;
@@ -311,8 +289,7 @@ export function render(root, snap, ctx) {
       const k = left.indexOf(d);
       const used = k < 0;
       if (!used) left.splice(k, 1);
-      const die = dieFace(x, MID - size / 2, size, d, { class: `die${used ? " used" : ""}${rolled ? " rolling" : ""}`, "data-seat": view.turn });
-      s.append(die);
+      s.append(dieFace(x, MID - size / 2, size, d, { class: `die${used ? " used" : ""}${rolled ? " rolling" : ""}`, "data-seat": view.turn }));
       x += size + gap;
     }
   }
@@ -321,95 +298,119 @@ export function render(root, snap, ctx) {
     t.textContent = `${name(view.winner)} wins ${view.points} point${view.points === 1 ? "" : "s"}`;
     s.append(t);
   }
+}
 
-  drawCube(s, { barX: BAR_X, barW: BAR_W, mid: MID, top: TOP, bottom: BOTTOM }, view, me);
-
-  // click targets on top of everything
-  if (current) {
-    const target = (p, attrs) => {
-      const lit = sources.has(p) || dests.has(p);
-      const r = svg("rect", { ...attrs, fill: "transparent", "data-point": p, class: lit ? "legal target" : "target" });
-      r.addEventListener("click", () => click(p));
-      s.append(r);
-    };
-    for (let p = 1; p <= 24; p += 1) {
-      const x = pointX(p);
-      target(p, { x: x - PW / 2, y: isBottom(p) ? MID + 5 : TOP, width: PW, height: MID - TOP - 5 });
-    }
-    target(25, { x: BAR_X, y: MID + 5, width: BAR_W, height: MID - TOP - 5 });
-    target(0, { x: TRAY_X, y: MID + 15, width: TRAY_W, height: BOTTOM - MID - 15 });
+/** Interaction: transparent click targets over the points, the bar and the tray. */
+function drawTargets(s, b, click) {
+  const { sources, dests } = b;
+  const target = (p, attrs) => {
+    const lit = sources.has(p) || dests.has(p);
+    const r = svg("rect", { ...attrs, fill: "transparent", "data-point": p, class: lit ? "legal target" : "target" });
+    r.addEventListener("click", () => click(p));
+    s.append(r);
+  };
+  for (let p = 1; p <= 24; p += 1) {
+    const x = pointX(p);
+    target(p, { x: x - PW / 2, y: isBottom(p) ? MID + 5 : TOP, width: PW, height: MID - TOP - 5 });
   }
+  target(25, { x: BAR_X, y: MID + 5, width: BAR_W, height: MID - TOP - 5 });
+  target(0, { x: TRAY_X, y: MID + 15, width: TRAY_W, height: BOTTOM - MID - 15 });
+}
 
-  // controls under the board
+/** Controls: undo, confirm (or pass) and a line that says what to click. */
+function makeControls(b, ctx, redraw) {
+  const { view, mem, current } = b;
   const controls = html("div", { class: "board-controls" });
-  if (current) {
-    const dice = view.dice ? `${view.dice[0]}-${view.dice[1]}` : "";
-    const final = current.text !== null;
-    const isPass = final && current.text === "pass" && !mem.path.length;
-    const info = isPass
-      ? `No legal move with ${dice}.`
-      : final
-        ? `Play: ${current.text}`
-        : mem.selected !== null
-          ? `Move the checker from ${mem.selected === 25 ? "the bar" : mem.selected}: click a lit point.`
-          : `To play ${dice}: click a lit checker.`;
-    controls.append(
-      html("button", {
-        class: "btn",
-        "data-button": "undo",
-        disabled: !mem.path.length && mem.selected === null,
-        onclick: () => {
-          if (mem.selected !== null) mem.selected = null;
-          else mem.path.pop();
+  if (!current) return controls;
+  const dice = view.dice ? `${view.dice[0]}-${view.dice[1]}` : "";
+  const final = current.text !== null;
+  const isPass = final && current.text === "pass" && !mem.path.length;
+  const info = isPass
+    ? `No legal move with ${dice}.`
+    : final
+      ? `Play: ${current.text}`
+      : mem.selected !== null
+        ? `Move the checker from ${mem.selected === 25 ? "the bar" : mem.selected}: click a lit point.`
+        : `To play ${dice}: click a lit checker.`;
+  controls.append(
+    html("button", {
+      class: "btn",
+      "data-button": "undo",
+      disabled: !mem.path.length && mem.selected === null,
+      onclick: () => {
+        if (mem.selected !== null) mem.selected = null;
+        else mem.path.pop();
+        redraw();
+      },
+    }, "Undo"),
+    html("button", {
+      class: "btn primary",
+      "data-button": "confirm",
+      disabled: !final,
+      onclick: (e) => {
+        e.target.disabled = true;
+        ctx.act(current.text).catch(() => {
+          mem.path = [];
+          mem.selected = null;
           redraw();
-        },
-      }, "Undo"),
-      html("button", {
-        class: "btn primary",
-        "data-button": "confirm",
-        disabled: !final,
-        onclick: (e) => {
-          e.target.disabled = true;
-          ctx.act(current.text).catch(() => {
-            mem.path = [];
-            mem.selected = null;
-            redraw();
-          });
-        },
-      }, isPass ? "Pass" : "Confirm"),
-      html("span", { class: "hint", "data-testid": "play-info" }, info),
-    );
-  }
+        });
+      },
+    }, isPass ? "Pass" : "Confirm"),
+    html("span", { class: "hint", "data-testid": "play-info" }, info),
+  );
+  return controls;
+}
 
+/** Interaction: the checkers of the last move slide in from where they came. */
+function animateLast(b, snap, ctx, checkerNodes) {
+  const { me, mine, theirs, last } = b;
+  if (!(ctx.animate && last && ctx.previous && (!ctx.previous.last || ctx.previous.last.seq !== snap.last.seq))) return;
+  const lastSeat = last.seat;
+  const isMine = lastSeat === me;
+  const ends = new Map();
+  for (const [src, dst] of last.steps) {
+    // follow one checker through consecutive steps (13/8 8/5 -> 13/5)
+    const start = [...ends.entries()].find(([, d]) => d === src);
+    if (start) ends.set(start[0], dst);
+    else ends.set(`${src}#${ends.size}`, dst);
+  }
+  const prevSides = ctx.previous.view.sides;
+  for (const [startKey, dst] of ends) {
+    const src = Number(startKey.split("#")[0]);
+    const from = toViewer(src, lastSeat, me);
+    const to = toViewer(dst, lastSeat, me);
+    const node = checkerNodes.get(`${lastSeat}:${to}`);
+    if (!node) continue;
+    const before = prevSides[lastSeat][src] || 1;
+    const a = checkerPos(from, Math.max(0, Math.min(before - 1, from === 0 ? 14 : 4)), isMine);
+    const count = isMine ? mine[to === 0 ? 0 : to] : theirs[to === 0 ? 0 : to === 25 ? 25 : 25 - to];
+    const end = checkerPos(to, Math.max(0, Math.min((count || 1) - 1, to === 0 ? 14 : 4)), isMine);
+    // CSS translate on an SVG element is in user units: no scaling needed
+    animateTranslate(node, a.x - end.x, a.y - end.y, 320);
+  }
+}
+
+export function render(root, snap, ctx) {
+  const b = boardState(root, snap, ctx);
+  const redraw = () => render(root, snap, { ...ctx, animate: false });
+  const s = svg("svg", {
+    viewBox: `0 0 ${W} ${H}`,
+    class: "bg-board",
+    role: "img",
+    "aria-label": "backgammon board",
+    "data-seq": snap.seq,
+    "data-bottom-seat": b.me,
+  });
+  drawFrame(s);
+  drawMarks(s, b); // under the checkers
+  const checkerNodes = drawCheckers(s, b);
+  drawMiddle(s, b, snap, ctx);
+  drawCube(s, { barX: BAR_X, barW: BAR_W, mid: MID, top: TOP, bottom: BOTTOM }, b.view, b.me);
+  if (b.current) drawTargets(s, b, clicker(b, redraw)); // on top of everything
+  const controls = makeControls(b, ctx, redraw);
   clear(root);
-  root.append(s, controls, cubePanel(snap, ctx, me));
-  root.dataset.node = current ? String(node) : "";
-  root.dataset.selected = mem.selected === null ? "" : String(mem.selected);
-
-  // animate the last move: its checkers slide in from where they came
-  if (ctx.animate && last && ctx.previous && (!ctx.previous.last || ctx.previous.last.seq !== snap.last.seq)) {
-    const lastSeat = last.seat;
-    const isMine = lastSeat === me;
-    const ends = new Map();
-    for (const [src, dst] of last.steps) {
-      // follow one checker through consecutive steps (13/8 8/5 -> 13/5)
-      const start = [...ends.entries()].find(([, d]) => d === src);
-      if (start) ends.set(start[0], dst);
-      else ends.set(`${src}#${ends.size}`, dst);
-    }
-    const prevSides = ctx.previous.view.sides;
-    for (const [startKey, dst] of ends) {
-      const src = Number(startKey.split("#")[0]);
-      const from = toViewer(src, lastSeat, me);
-      const to = toViewer(dst, lastSeat, me);
-      const node = checkerNodes.get(`${lastSeat}:${to}`);
-      if (!node) continue;
-      const before = prevSides[lastSeat][src] || 1;
-      const a = checkerPos(from, Math.max(0, Math.min(before - 1, from === 0 ? 14 : 4)), isMine);
-      const count = isMine ? mine[to === 0 ? 0 : to] : theirs[to === 0 ? 0 : to === 25 ? 25 : 25 - to];
-      const b = checkerPos(to, Math.max(0, Math.min((count || 1) - 1, to === 0 ? 14 : 4)), isMine);
-      // CSS translate on an SVG element is in user units: no scaling needed
-      animateTranslate(node, a.x - b.x, a.y - b.y, 320);
-    }
-  }
+  root.append(s, controls, cubePanel(snap, ctx, b.me));
+  root.dataset.node = b.current ? String(b.node) : "";
+  root.dataset.selected = b.mem.selected === null ? "" : String(b.mem.selected);
+  animateLast(b, snap, ctx, checkerNodes);
 }

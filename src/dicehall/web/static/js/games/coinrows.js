@@ -92,22 +92,14 @@ function play(root, text) {
   });
 }
 
-function draw(root, st, animate) {
-  const { snap, ctx } = st;
-  const v = snap.view;
-  const viewer = ctx.seat === 1 ? 1 : 0;
-  const g = geometry(viewer);
-  const moves = ctx.canAct && snap.moves ? snap.moves : null;
-  const last = snap.last && snap.last.detail ? snap.last.detail : null;
-
-  // the board as it looks with the steps clicked so far
+/** Interaction state: the board with the steps clicked so far, the plays still possible,
+ * the coins that may move and the squares the selected coin may reach. */
+function clickState(st, moves, v) {
   const board = v.board.map((coin) => (coin ? [...coin] : null));
   for (const [c, , to] of st.steps) board[c][0] = to;
-
-  // click-to-move: plays still possible with the steps clicked so far
   let candidates = [];
   const movable = new Set();
-  let targets = [];
+  const targets = [];
   if (moves && moves.phase === "B") {
     candidates = moves.moves.filter((m) => st.steps.every((s) => m.steps.some((t) => sameStep(s, t))));
     const done = new Set(st.steps.map((s) => s[0]));
@@ -126,18 +118,11 @@ function draw(root, st, animate) {
       }
     }
   }
+  return { board, movable, targets };
+}
 
-  const root_svg = svg("svg", {
-    viewBox: `0 0 ${W} ${H}`,
-    class: "coinrows-board",
-    role: "img",
-    "aria-label": `Coin Rows board: ${v.status_line}`,
-    "data-phase": v.phase,
-    "data-turn": v.turn,
-    "data-viewer": viewer,
-  });
-
-  // grid
+/** Layout: the squares (home rows marked) and the column and row names. */
+function drawGrid(root_svg, g, v) {
   const grid = svg("g", { class: "cr-grid" });
   for (let r = 0; r < N; r++) {
     for (let c = 0; c < N; c++) {
@@ -150,8 +135,6 @@ function draw(root, st, animate) {
   }
   grid.append(svg("rect", { x: X0, y: GRID_TOP, width: N * CELL, height: N * CELL, class: "cr-frame" }));
   root_svg.append(grid);
-
-  // labels
   const labels = svg("g", { class: "cr-labels" });
   for (let c = 0; c < N; c++) {
     labels.append(svg("text", { x: g.cx(c), y: GRID_TOP - 6, "text-anchor": "middle" }, COLS[c]));
@@ -162,8 +145,10 @@ function draw(root, st, animate) {
     labels.append(svg("text", { x: W - X0 + 10, y: g.cy(r) + 5, "text-anchor": "middle" }, r + 1));
   }
   root_svg.append(labels);
+}
 
-  // last move and refills
+/** Pieces: marks of the last move or capture, and of the columns refilled this turn. */
+function drawMarks(root_svg, g, v, last) {
   const marks = svg("g", { class: "cr-marks" });
   if (last && last.kind === "move") {
     for (const [c, from, to] of last.steps) {
@@ -183,9 +168,10 @@ function draw(root, st, animate) {
     }
   }
   root_svg.append(marks);
+}
 
-  // capture bands (Phase A)
-  const captures = moves && moves.phase === "A" ? moves.captures : [];
+/** Interaction: the capture bands of Phase A (clickable when they are the player's). */
+function drawCaptures(root, root_svg, g, st, v, captures) {
   const capLayer = svg("g", { class: "cr-captures" });
   const showCaptures = captures.length ? captures : (v.phase === "A" ? v.captures : []);
   for (const cap of showCaptures) {
@@ -202,10 +188,13 @@ function draw(root, st, animate) {
     }, svg("title", {}, clickable ? `${cap.text}: take ${cap.columns.length} coins` : `row ${cap.row + 1} can be captured`)));
   }
   root_svg.append(capLayer);
+}
 
-  // destinations of the selected coin
+/** Pieces and interaction: the coins (movable ones clickable), ghosts where clicked coins
+ * stood, and the squares the selected coin may reach. Returns column -> coin node. */
+function drawCoins(root, root_svg, g, st, v, cs) {
   const targetLayer = svg("g", { class: "cr-targets" });
-  for (const [c, from, to] of targets) {
+  for (const [c, from, to] of cs.targets) {
     const step = [c, from, to];
     targetLayer.append(svg("rect", {
       x: g.colX(c) + 4, y: g.rowY(to) + 4, width: CELL - 8, height: CELL - 8, rx: 8,
@@ -214,16 +203,14 @@ function draw(root, st, animate) {
       ...press(root, () => chooseStep(root, step), `move to ${square(c, to)}`, "[data-coin].legal"),
     }));
   }
-
-  // coins
   const coinLayer = svg("g", { class: "cr-coins" });
   const coinNodes = new Map();
   for (let c = 0; c < N; c++) {
-    const coin = board[c];
+    const coin = cs.board[c];
     if (!coin) continue;
     const [r, owner] = coin;
     const stepped = st.steps.some((s) => s[0] === c);
-    const canClick = movable.has(c) && !st.busy;
+    const canClick = cs.movable.has(c) && !st.busy;
     const node = svg("g", {
       class: `cr-coin seat-${owner}${canClick ? " legal" : ""}${st.selected === c ? " selected" : ""}${stepped ? " tentative" : ""}`,
       "data-coin": square(c, r),
@@ -242,8 +229,12 @@ function draw(root, st, animate) {
     coinLayer.append(svg("circle", { cx: g.cx(c), cy: g.cy(from), r: CELL * 0.37, class: "cr-ghost" }));
   }
   root_svg.append(coinLayer, targetLayer);
+  return coinNodes;
+}
 
-  // purses and dice
+/** Pieces: each seat's panel (purse, total, the dice he rolled). Returns the dice nodes. */
+function drawPanels(root_svg, g, snap) {
+  const v = snap.view;
   const diceOwner = diceSeat(snap);
   const panels = svg("g", { class: "cr-panels" });
   const diceNodes = [];
@@ -270,17 +261,19 @@ function draw(root, st, animate) {
         diceNodes.push(d);
       });
       const total = v.last_roll[0] + v.last_roll[1];
-      if (!active && [7, 11, 12].includes(total) && snap.last && snap.last.text === "roll") {
+      if (!active && v.roll_ends_turn && snap.last && snap.last.text === "roll") {
         p.append(svg("text", { x: x - 8, y: y + PANEL_H / 2 + 5, "text-anchor": "end", class: "cr-note" }, `${total}: turn over`));
       }
     }
     panels.append(p);
   }
   root_svg.append(panels);
+  return diceNodes;
+}
 
-  // controls under the board
+/** Controls: roll, capture, leave (with a confirmation) in Phase A; undo in Phase B. */
+function makeControls(root, st, v, moves, captures) {
   const controls = html("div", { class: "board-controls cr-controls" });
-  const note = html("div", { class: "cr-status", "data-testid": "board-status" }, statusText(st, moves));
   if (moves && moves.phase === "A" && !st.busy) {
     if (st.leaving) {
       controls.append(
@@ -302,13 +295,39 @@ function draw(root, st, animate) {
   } else if (moves && moves.phase === "B" && st.steps.length && !st.busy) {
     controls.append(html("button", { class: "btn", "data-button": "undo", onclick: () => { st.steps = []; st.selected = null; redraw(root); } }, "Undo"));
   }
+  return controls;
+}
 
+function draw(root, st, animate) {
+  const { snap, ctx } = st;
+  const v = snap.view;
+  const viewer = ctx.seat === 1 ? 1 : 0;
+  const g = geometry(viewer);
+  const moves = ctx.canAct && snap.moves ? snap.moves : null;
+  const last = snap.last && snap.last.detail ? snap.last.detail : null;
+  const cs = clickState(st, moves, v);
+  const root_svg = svg("svg", {
+    viewBox: `0 0 ${W} ${H}`,
+    class: "coinrows-board",
+    role: "img",
+    "aria-label": `Coin Rows board: ${v.status_line}`,
+    "data-phase": v.phase,
+    "data-turn": v.turn,
+    "data-viewer": viewer,
+  });
+  drawGrid(root_svg, g, v);
+  drawMarks(root_svg, g, v, last);
+  const captures = moves && moves.phase === "A" ? moves.captures : [];
+  drawCaptures(root, root_svg, g, st, v, captures);
+  const coinNodes = drawCoins(root, root_svg, g, st, v, cs);
+  const diceNodes = drawPanels(root_svg, g, snap);
+  const note = html("div", { class: "cr-status", "data-testid": "board-status" }, statusText(st, moves));
+  const controls = makeControls(root, st, v, moves, captures);
   clear(root).append(html("div", { class: "cr-wrap" }, root_svg, note, controls));
   if (st.focus) {
     root.querySelector(st.focus)?.focus();
     st.focus = null;
   }
-
   if (animate && ctx.previous && ctx.previous.view && ctx.previous.view.board) {
     animateChange(root_svg, snap, ctx.previous, g, coinNodes, diceNodes);
   }

@@ -1,0 +1,79 @@
+"""The tables that take solving: two-player win probabilities for any options (cached on
+disk) and the regeneration of every shipped table (``dicehall solve whitedie``).
+
+Kept apart from ``tables`` (which only reads), because solving needs the solvers, and
+the solvers read the tables.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from dicehall.bots.whitedie.tables import (
+    PACKAGE_TABLES,
+    Tables,
+    cache_dir,
+    compute_matching,
+    compute_tictactoe,
+    load_tables,
+    winprob_key,
+)
+from dicehall.bots.whitedie.winprob import solve_two_player
+
+
+def winprob_table(target: int, chart: str) -> npt.NDArray[np.float64]:
+    """Two-player winning chances (shipped, cached on disk, or computed now)."""
+    key = winprob_key(target, chart)
+    shipped = load_tables().winprob.get(key)
+    if shipped is not None:
+        return shipped
+    path = cache_dir() / f"whitedie-{key}.npy"
+    if path.exists():
+        table: npt.NDArray[np.float64] = np.load(path)
+        if table.shape == (target, target):
+            return table
+    table = solve_two_player(target, chart).win
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + f".{os.getpid()}.tmp.npy")
+        np.save(tmp, table)
+        tmp.replace(path)
+    except OSError:
+        pass  # a read-only cache only costs time
+    return table
+
+
+def generate(
+    path: Path = PACKAGE_TABLES,
+    *,
+    log: Callable[[str], None] = print,
+) -> Path:
+    """Recompute every shipped table and write them to ``path``."""
+    start = time.time()
+    matching = compute_matching()
+    log(f"matching scores: done in {time.time() - start:.0f} s")
+    tic = compute_tictactoe(lambda i: log(f"tic-tac-toe: {i + 1}/126") if i % 25 == 24 else None)
+    log(f"tic-tac-toe minimax: done in {time.time() - start:.0f} s")
+    from dicehall.core.registry import load_game
+
+    game = load_game("whitedie")
+    target, chart = int(game.options["target"]), str(game.options["poker_chart"])
+    win = solve_two_player(target, chart, Tables(matching, tic, {})).win
+    log(f"win probabilities ({target}, {chart}): done in {time.time() - start:.0f} s")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp.npz")
+    arrays: dict[str, npt.NDArray[np.generic]] = {
+        "matching": matching.astype(np.int8),
+        "tictactoe": tic.astype(np.int8),
+        winprob_key(target, chart): win,
+    }
+    np.savez_compressed(tmp, **arrays)  # type: ignore[arg-type]
+    tmp.replace(path)
+    load_tables.cache_clear()
+    return path
