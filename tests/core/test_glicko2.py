@@ -60,12 +60,14 @@ ratings = st.builds(
 )
 
 
-@settings(deadline=None, max_examples=200)
+@settings(deadline=None, max_examples=200, derandomize=True)
 @given(ratings, ratings)
 def test_a_win_never_lowers_and_a_loss_never_raises(a: Rating, b: Rating) -> None:
     won, lost = update(a, [(b, 1.0)]), update(a, [(b, 0.0)])
     assert won.rating > a.rating > lost.rating
-    assert won.deviation <= math.sqrt(a.deviation**2 + (a.volatility * 173.7178) ** 2)
+    # a game always narrows the deviation below phi* (its widening by the new volatility)
+    for new in (won, lost):
+        assert new.deviation < math.sqrt(a.deviation**2 + (new.volatility * 173.7178) ** 2)
     # a draw moves the rating towards the opponent's
     drawn = update(a, [(b, 0.5)])
     assert (drawn.rating - a.rating) * (b.rating - a.rating) >= -1e-9
