@@ -37,6 +37,11 @@ from dicehall.core.errors import DicehallError
 log = logging.getLogger("dicehall.server")
 
 
+#: the tables that the modules on a store (accounts.py, ratings.py) define; ``drop_all`` drops
+#: them too
+MODULE_TABLES = ("accounts", "sessions", "ratings", "rating_changes")
+
+
 class ConflictError(DicehallError):
     """Another writer appended the same action number first."""
 
@@ -563,9 +568,8 @@ class Store:
         """Remove this store's tables, and those of the modules on it (tests clean up)."""
         self.metadata.drop_all(self.engine)
         with self.engine.begin() as conn:
-            for name in sa.inspect(conn).get_table_names():
-                if name.startswith(self.prefix) and name != f"{self.prefix}alembic_version":
-                    conn.execute(sa.text(f'DROP TABLE IF EXISTS "{name}"'))
+            for name in MODULE_TABLES:
+                conn.execute(sa.text(f'DROP TABLE IF EXISTS "{self.prefix}{name}"'))
         with self.engine.begin() as conn:
             conn.execute(sa.text(f"DROP TABLE IF EXISTS {self.prefix}alembic_version"))
         self.engine.dispose()
