@@ -4,16 +4,24 @@
 
 Prints, per CPU-second (time.process_time, so other load on the machine counts less):
 
-* positions/s: legal move generation on positions taken from random games
+* positions/s: legal move generation on the *same* positions for both engines:
+  turn starts of OpenSpiel random games (chance drawn by its probabilities),
+  converted to dicehall states (``openspiel_position``; a test checks the
+  conversion against OpenSpiel's own plays)
   - ours, compiled kernel (``fast.plays`` on the compact board)
-  - ours, through the protocol (``BackgammonState.legal_actions()``, Play objects)
-  - OpenSpiel (``state.legal_actions()`` from Python), when ``open-spiel`` is installed
-* games/s: whole games of uniformly random plays
-  - ours compiled (``fast.random_games``), ours through the protocol, OpenSpiel
+  - ours, through the protocol (``BackgammonState.legal_actions()`` on states made
+    from board tuples, so the conversion to the compact board is counted)
+  - OpenSpiel (``state.legal_actions()`` from Python)
+* games/s: whole games of uniformly random plays, the dice drawn by their
+  probabilities (two fair dice: ``outcome_from_dice`` for ours, OpenSpiel's
+  ``chance_outcomes()`` weights for OpenSpiel)
+  - ours compiled (``fast.random_games``), ours through the protocol
+    (``legal_actions()`` / ``apply()``), OpenSpiel's Python loop
 * evaluations/s: position evaluations (the neural net at 0-ply; pubeval)
 
-and the ratio of ours to OpenSpiel. The first compilation of numba kernels is done
-(and cached) before timing.
+and the ratio of ours to OpenSpiel. Without OpenSpiel the positions come from our
+own random games and only our figures are printed. The first compilation of numba
+kernels is done (and cached) before timing.
 """
 
 from __future__ import annotations
@@ -51,6 +59,72 @@ def sample_positions(count: int, seed: int) -> list[tuple[Any, int, int]]:
     return out
 
 
+Sides = tuple[tuple[int, ...], tuple[int, ...]]
+
+
+def openspiel_position(state: Any) -> tuple[Sides, int, int, int]:
+    """``((mine, theirs), turn, d1, d2)`` of an OpenSpiel backgammon state at the start
+    of a turn, in dicehall's numbering (each side counts off, points 1..24, bar).
+
+    OpenSpiel's ``board(player, pos)`` has x (seat 0) moving from position 0 up to
+    23 and o (seat 1) the other way; bar and borne-off counts and the dice are read
+    from its text.
+    """
+    board, turn, dice = openspiel_position_any(state)
+    return board, turn, max(dice[:2]), min(dice[:2])
+
+
+def openspiel_position_any(state: Any) -> tuple[Sides, int, list[int]]:
+    """``((mine, theirs), turn, dice)`` of any OpenSpiel backgammon state (dice may
+    be missing or partly used); at a chance node ``mine`` is seat 0's side."""
+    text = str(state)
+    lines = {line.split(":")[0]: line for line in text.splitlines() if ":" in line}
+    bar = lines["Bar"].split(":", 1)[1]
+    scores = lines["Scores, X"].replace(",", " ").split()
+    off = (int(scores[2]), int(scores[4]))
+    dice = [int(c) for c in lines["Dice"].split(":", 1)[1].strip()]
+    sides = []
+    for seat in (0, 1):
+        side = [0] * 26
+        for pos in range(24):
+            point = 24 - pos if seat == 0 else pos + 1
+            side[point] = state.board(seat, pos)
+        side[0] = off[seat]
+        side[25] = bar.count("x" if seat == 0 else "o")
+        sides.append(tuple(side))
+    turn = max(state.current_player(), 0)
+    return (sides[turn], sides[1 - turn]), turn, dice
+
+
+def openspiel_positions(count: int, seed: int) -> tuple[list[Any], list[tuple[Any, int, int]]]:
+    """OpenSpiel states at the start of turns of random games, and the same positions
+    as ``(compact board, d1, d2)``."""
+    import pyspiel
+
+    rng = random.Random(seed)
+    game = pyspiel.load_game("backgammon")
+    states: list[Any] = []
+    ours: list[tuple[Any, int, int]] = []
+    s = game.new_initial_state()
+    turn_start = False
+    while len(states) < count:
+        if s.is_terminal():
+            s = game.new_initial_state()
+        elif s.is_chance_node():
+            outcomes, probs = zip(*s.chance_outcomes(), strict=True)
+            s.apply_action(rng.choices(outcomes, probs)[0])
+            turn_start = True
+        else:
+            if turn_start:
+                board, _, d1, d2 = openspiel_position(s)
+                states.append(s.clone())
+                ours.append((np.array(board, dtype=np.int8), d1, d2))
+            turn_start = False
+            acts = s.legal_actions()
+            s.apply_action(acts[rng.randrange(len(acts))])
+    return states, ours
+
+
 def ours(positions: list[tuple[Any, int, int]], games: int) -> dict[str, float]:
     from dicehall import load_game
     from dicehall.bots.backgammon import default_network
@@ -77,6 +151,7 @@ def ours(positions: list[tuple[Any, int, int]], games: int) -> dict[str, float]:
         BackgammonState(game, (tuple(b[0].tolist()), tuple(b[1].tolist())), 0, (d1, d2))
         for b, d1, d2 in positions
     ]
+    BackgammonState(game, states[0].board, 0, (3, 1)).legal_actions()  # compile once
     dt, _ = timed(lambda: sum(len(s.legal_actions()) for s in states))
     res["positions/s (protocol legal_actions)"] = len(states) / dt
 
@@ -89,10 +164,15 @@ def ours(positions: list[tuple[Any, int, int]], games: int) -> dict[str, float]:
         for _ in range(n):
             s = game.new_initial_state()
             while not s.is_terminal():
-                acts = s.legal_actions()
-                s = s.apply(acts[rng.randrange(len(acts))])
+                if s.is_chance_node():
+                    # two fair dice: each roll with its probability (a uniform pick
+                    # from legal_actions() would make 6 of 21 rolls doubles)
+                    s = s.apply(s.outcome_from_dice((rng.randint(1, 6), rng.randint(1, 6))))
+                else:
+                    acts = s.legal_actions()
+                    s = s.apply(acts[rng.randrange(len(acts))])
 
-    n_proto = max(20, games // 20)
+    n_proto = max(20, games // 4)
     dt, _ = timed(protocol_games, n_proto)
     res["games/s (protocol)"] = n_proto / dt
 
@@ -114,25 +194,11 @@ def ours(positions: list[tuple[Any, int, int]], games: int) -> dict[str, float]:
     return res
 
 
-def openspiel(positions: int, games: int, seed: int) -> dict[str, float] | None:
-    try:
-        import pyspiel
-    except ImportError:
-        return None
+def openspiel(states: list[Any], games: int, seed: int) -> dict[str, float]:
+    import pyspiel
+
     rng = random.Random(seed)
     game = pyspiel.load_game("backgammon")
-    states = []
-    s = game.new_initial_state()
-    while len(states) < positions:
-        if s.is_terminal():
-            s = game.new_initial_state()
-        elif s.is_chance_node():
-            outcomes, probs = zip(*s.chance_outcomes(), strict=True)
-            s.apply_action(rng.choices(outcomes, probs)[0])
-        else:
-            states.append(s.clone())
-            acts = s.legal_actions()
-            s.apply_action(acts[rng.randrange(len(acts))])
     res: dict[str, float] = {}
     # legal_actions() is not cached by OpenSpiel's backgammon: every call generates
     dt, _ = timed(lambda: sum(len(st.legal_actions()) for st in states))
@@ -161,10 +227,18 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=2_000)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    positions = sample_positions(args.positions, args.seed)
+    try:
+        import pyspiel  # noqa: F401
+    except ImportError:
+        spiel_states, positions = None, sample_positions(args.positions, args.seed)
+    else:
+        spiel_states, positions = openspiel_positions(args.positions, args.seed)
     mine = ours(positions, args.games)
-    theirs = openspiel(args.positions, args.games, args.seed)
-    print(f"backgammon speed, {args.positions} positions, {args.games} games, per CPU-second")
+    theirs = None if spiel_states is None else openspiel(spiel_states, args.games, args.seed)
+    print(
+        f"backgammon speed, {args.positions} positions (the same for both), "
+        f"{args.games} games, per CPU-second"
+    )
     for key, value in mine.items():
         print(f"  ours      {key:48} {value:12,.0f}")
     if theirs is None:

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import hashlib
 import multiprocessing
+import os
+import signal
+import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -149,7 +151,10 @@ def run_tasks(
 
     One worker plays in this process. Several use fresh ("spawn") processes, so no
     state of the caller leaks into them and results cannot depend on the number of
-    workers.
+    workers. The workers never outlive the run: on any exit from here (the last
+    result, an error, Ctrl-C, a ``SystemExit`` from a signal handler) they are
+    terminated, and each worker also stops by itself within a second once the
+    process that started it is gone (even when that one was killed outright).
     """
     results: list[GameResult] = []
     if workers <= 1 or len(tasks) <= 1:
@@ -160,20 +165,39 @@ def run_tasks(
                 progress(result)
         return results
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        futures = [pool.submit(play_task, task) for task in tasks]
-        try:
-            for future in as_completed(futures):
-                result = future.result()
-                results.append(result)
-                if progress is not None:
-                    progress(result)
-        except BaseException:
-            for f in futures:
-                f.cancel()
-            raise
+    pool = context.Pool(
+        processes=min(workers, len(tasks)),
+        initializer=_worker_start,
+        initargs=(os.getpid(),),
+    )
+    try:
+        for result in pool.imap_unordered(play_task, tasks):
+            results.append(result)
+            if progress is not None:
+                progress(result)
+        pool.close()
+        pool.join()
+    finally:
+        pool.terminate()  # no-op after a clean close; kills the workers otherwise
     results.sort(key=lambda r: r.index)
     return results
+
+
+#: how often (seconds) a worker checks that the process that started it still lives
+PARENT_POLL = 0.5
+
+
+def _worker_start(parent: int) -> None:
+    """Run in each worker as it starts: leave Ctrl-C to the parent (which stops the
+    workers itself) and exit as soon as the parent is gone, however it went."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_POLL)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="dicehall-parent-watch", daemon=True).start()
 
 
 def _options(options: dict[str, Any] | None) -> tuple[tuple[str, Any], ...]:

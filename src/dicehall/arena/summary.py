@@ -23,7 +23,8 @@ Z95 = 1.959963984540054
 
 @dataclass(frozen=True)
 class Estimate:
-    """A mean with its 95% confidence interval (normal approximation)."""
+    """A mean with its 95% confidence interval (Wilson's for shares and scores, the
+    normal approximation for other means)."""
 
     mean: float
     low: float
@@ -64,9 +65,62 @@ def mean_interval(
     return Estimate(mean, low, high, n)
 
 
+def wilson(successes: float, n: float, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion ``successes / n``.
+
+    Unlike the normal approximation it keeps a sound width at 0% and 100% (120 wins
+    in 120 games: 96.9% to 100%, not a point). ``successes`` and ``n`` may be
+    fractional (a mean score, an effective sample size).
+
+    >>> [round(x, 3) for x in wilson(120, 120)]
+    [0.969, 1.0]
+    >>> wilson(0, 0)
+    (nan, nan)
+    """
+    if n <= 0:
+        return (math.nan, math.nan)
+    p = min(1.0, max(0.0, successes / n))
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    low = 0.0 if p == 0.0 else max(0.0, centre - half)  # exact ends, not rounding noise
+    high = 1.0 if p == 1.0 else min(1.0, centre + half)
+    return (low, high)
+
+
+def share_summary(hits: int, n: int) -> Estimate:
+    """A share (e.g. of games won) with its Wilson 95% interval."""
+    if n == 0:
+        return Estimate(math.nan, math.nan, math.nan, 0)
+    low, high = wilson(hits, n)
+    return Estimate(hits / n, low, high, n)
+
+
 def score_summary(scores: Sequence[float], groups: Sequence[int] | None = None) -> Estimate:
-    """Mean score (1 win, 1/2 draw, 0 loss) with its interval, kept inside [0, 1]."""
-    return mean_interval(scores, groups, clamp=(0.0, 1.0))
+    """Mean score (1 win, 1/2 draw, 0 loss) with its Wilson 95% interval.
+
+    The interval is Wilson's over the effective number of games ``p(1 - p) / se**2``,
+    with ``se`` the standard error of the mean as ``mean_interval`` computes it (over
+    the group means with ``groups``, for games that share their dice). For wins and
+    losses only that is the number of games (less one); draws, and duplicate dice,
+    make the score less variable than a share and the interval narrower. Where ``se``
+    is zero or undefined (all wins, all draws ...) the number of games is used, so the
+    interval never closes to a point.
+
+    >>> s = score_summary([1.0] * 120)
+    >>> round(s.low, 3), s.high
+    (0.969, 1.0)
+    """
+    n = len(scores)
+    if n == 0:
+        return Estimate(math.nan, math.nan, math.nan, 0)
+    mean = math.fsum(scores) / n
+    effective = float(n)
+    normal = mean_interval(scores, groups)
+    se = (normal.high - normal.low) / (2 * Z95)
+    if 0.0 < mean < 1.0 and 0.0 < se < math.inf:
+        effective = mean * (1 - mean) / (se * se)
+    low, high = wilson(mean * effective, effective)
+    return Estimate(mean, low, high, n)
 
 
 def elo_difference(score: float, n: int | None = None) -> float:
@@ -137,11 +191,13 @@ class ArenaSummary:
     decisions_per_second: float
     seconds: float
     lengths: dict[str, float]
+    win_share: Estimate
 
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)
         out["score"] = self.score.to_dict()
         out["mean_return"] = self.mean_return.to_dict()
+        out["win_share"] = self.win_share.to_dict()
         return out
 
 
@@ -192,22 +248,21 @@ def summarise_arena(
         decisions_per_second=total_decisions / seconds if seconds > 0 else math.inf,
         seconds=seconds,
         lengths=length_summary([r.decisions for r in results]),
+        win_share=share_summary(wins, len(results)),
     )
 
 
 def running_score(scores: Sequence[float]) -> tuple[list[float], list[float], list[float]]:
-    """Running mean of ``scores`` with its 95% band after each game (for plots)."""
+    """Running mean of ``scores`` with its Wilson 95% band after each game (for plots)."""
     means, lows, highs = [], [], []
-    total = total_sq = 0.0
+    total = 0.0
     for i, s in enumerate(scores, 1):
         total += s
-        total_sq += s * s
         mean = total / i
-        var = max(0.0, (total_sq - i * mean * mean) / (i - 1)) if i > 1 else 0.25
-        half = Z95 * math.sqrt(var / i)
+        low, high = wilson(total, i)
         means.append(mean)
-        lows.append(max(0.0, mean - half))
-        highs.append(min(1.0, mean + half))
+        lows.append(low)
+        highs.append(high)
     return means, lows, highs
 
 

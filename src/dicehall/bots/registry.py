@@ -1,8 +1,10 @@
 """Agents by name, as typed after ``--vs`` or in the arena: ``random``, ``bot:expert`` ...
 
 ``bot[:level]`` asks the game's declared ``BotPackage`` (``GameEntry.bots``) for an agent
-of that level, so each game's own bot slots in without the front ends knowing it. Generic
-agents register a factory in ``GENERIC_AGENTS``.
+of that level, so each game's own bot slots in without the front ends knowing it;
+``bot[:level]:net=PATH`` gives it the net in PATH (one written by ``dicehall train``),
+where the game's bot package has a ``load_network``. Generic agents register a factory
+in ``GENERIC_AGENTS``.
 """
 
 from __future__ import annotations
@@ -122,7 +124,38 @@ def agent_names(game: str) -> list[str]:
     bots = game_bots(game)
     if bots is not None:
         names += ["bot"] + [f"bot:{lvl}" for lvl in bots.levels]
+        if _bot_module(bots) is not None and hasattr(_bot_module(bots), "load_network"):
+            names.append("bot:net=PATH")
     return names
+
+
+def _net_argument(spec: str, arg: str) -> tuple[str, str | None]:
+    """Split ``bot:[LEVEL:]net=PATH`` into the level and the path, the path's case kept
+    (the rest of a spec is read in lower case)."""
+    if "net=" not in arg:
+        return arg, None
+    level = arg.partition("net=")[0].rstrip(":,")
+    path = spec.strip()[spec.lower().index("net=") + 4 :]
+    if not path:
+        raise AgentSpecError(f"{spec}: write the net's file after net=, e.g. bot:net=run/net.npz")
+    return level, path
+
+
+def _bot_module(bots: BotPackage) -> Any:
+    """The module that declares ``bots`` (where ``load_network`` lives, if anywhere)."""
+    import sys
+
+    return sys.modules.get(getattr(bots.make, "__module__", ""))
+
+
+def _load_net(game: str, module: Any, path: str) -> Any:
+    loader = getattr(module, "load_network", None)
+    if loader is None:
+        raise AgentSpecError(f"{game}'s bot does not play trained nets (bot:net=PATH)")
+    try:
+        return loader(path)
+    except ValueError as exc:
+        raise AgentSpecError(str(exc)) from None
 
 
 def make_agent(game: str, spec: str, seed: int | None = None) -> Agent | None:
@@ -142,14 +175,20 @@ def make_agent(game: str, spec: str, seed: int | None = None) -> Agent | None:
             raise AgentSpecError(
                 f"{game} has no bot yet; choose one of: {', '.join(agent_names(game))}"
             )
+        arg, net = _net_argument(spec, arg)
         level = arg or bots.default_level
+        extra: dict[str, Any] = {}
+        if net is not None:
+            extra["network"] = _load_net(game, _bot_module(bots), net)
         try:
-            agent: Agent = bots.make(level=level, seed=seed)
-            return agent
+            agent: Agent = bots.make(level=level, seed=seed, **extra)
         except (ValueError, KeyError) as exc:
             raise AgentSpecError(
                 f"unknown level {arg!r} for {game}; choose one of: {', '.join(agent_names(game))}"
             ) from exc
+        if net is not None:
+            agent.name = f"{agent.name}:net={net}"
+        return agent
     raise AgentSpecError(
         f"unknown opponent {spec!r} for {game}; choose one of: {', '.join(agent_names(game))}"
     )

@@ -11,7 +11,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from dicehall.arena.summary import ArenaSummary, SimulationSummary
-from dicehall.cli.common import build_game, console, friendly_errors
+from dicehall.cli.common import build_game, console, exit_on_signals, friendly_errors
+from dicehall.cli.engine import ready
 
 GamesOption = Annotated[int, typer.Option("--games", "-n", help="number of games", min=1)]
 WorkersOption = Annotated[
@@ -65,6 +66,20 @@ def _options(
     return g.name, dict(g.options)
 
 
+def draw_note(game: str, options: dict[str, Any], draws: int, games: int) -> str | None:
+    """Why so many games were drawn, when at least a third were; None otherwise."""
+    if games == 0 or 3 * draws < games:
+        return None
+    share = f"{draws} of {games} games were drawn"
+    if game == "coinrows" and options.get("leaving", False):
+        return (
+            f"{share}. In Coin Rows a tied player may leave for a draw, and before any "
+            "coin is won both players are tied, so even a random player ends many games "
+            "drawn; the bot's strength shows with -o leaving=false (see docs/bots/coinrows.md)."
+        )
+    return f"{share}: the score counts a draw as half a win."
+
+
 def register(app: typer.Typer) -> None:
     """Add ``arena`` and ``simulate`` to the command line."""
 
@@ -93,12 +108,13 @@ def register(app: typer.Typer) -> None:
 
         with friendly_errors():
             name, options = _options(game, option, players)
+            ready(name)  # compiled once here, not once in every worker
             for spec in (bot_a, bot_b):
                 if make_agent(name, spec, seed=0) is None:
                     raise typer.BadParameter(f"{spec!r}: the arena plays bots, not people")
             total = 0.0
             done = 0
-            with _progress() as bar:
+            with exit_on_signals(), _progress() as bar:
                 task = bar.add_task(f"{bot_a} vs {bot_b}", total=games, score="")
 
                 def tick(result: Any) -> None:
@@ -125,8 +141,10 @@ def register(app: typer.Typer) -> None:
             table.add_column("figure")
             table.add_column(f"{bot_a}", justify="right")
             table.add_row("wins / draws / losses", f"{s.wins} / {s.draws} / {s.losses}")
+            ws = s.win_share
+            table.add_row("wins, 95% interval", f"{ws.mean:.1%} ({ws.low:.1%} .. {ws.high:.1%})")
             table.add_row("score (win 1, draw 1/2)", f"{s.score.mean:.3f}")
-            table.add_row("95% interval", f"{s.score.low:.3f} .. {s.score.high:.3f}")
+            table.add_row("95% interval (Wilson)", f"{s.score.low:.3f} .. {s.score.high:.3f}")
             mr = s.mean_return
             table.add_row(
                 "mean return",
@@ -144,6 +162,9 @@ def register(app: typer.Typer) -> None:
             if s.unfinished:
                 table.add_row("unfinished games", str(s.unfinished))
             console.print(table)
+            note = draw_note(name, options, s.draws, s.games)
+            if note:
+                console.print(f"[yellow]note:[/] {note}")
             _finish(report, out, plot)
 
     @app.command()
@@ -168,12 +189,13 @@ def register(app: typer.Typer) -> None:
 
         with friendly_errors():
             name, options = _options(game, option, players)
+            ready(name)
             from dicehall.core.registry import load_game
 
             n = load_game(name, **options).num_players
             specs = list(bot or ["random"])
             lineup = [specs[min(i, len(specs) - 1)] for i in range(n)]
-            with _progress() as bar:
+            with exit_on_signals(), _progress() as bar:
                 task = bar.add_task(f"{name}: {', '.join(lineup)}", total=games, score="")
                 report = run_simulation(
                     name,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -9,6 +10,7 @@ from typing import Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from dicehall.core.errors import DicehallError
 from dicehall.core.game import Game
@@ -25,11 +27,29 @@ def friendly_errors() -> Iterator[None]:
     try:
         yield
     except DicehallError as exc:
-        err_console.print(f"[bold red]error:[/] {exc}")
+        err_console.print(f"[bold red]error:[/] {escape(str(exc))}")
         raise typer.Exit(2) from None
     except FileNotFoundError as exc:
-        err_console.print(f"[bold red]error:[/] {exc.filename}: no such file")
+        err_console.print(f"[bold red]error:[/] {escape(str(exc.filename))}: no such file")
         raise typer.Exit(2) from None
+
+
+@contextmanager
+def exit_on_signals() -> Iterator[None]:
+    """Turn SIGTERM and SIGHUP into ``SystemExit`` (status 128 + signal) inside the block,
+    so that ``finally`` clauses run, e.g. the arena stopping its worker processes, when
+    the command is killed politely or its terminal closes."""
+    signals = [signal.SIGTERM, signal.SIGHUP]
+
+    def leave(signum: int, frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    previous = {sig: signal.signal(sig, leave) for sig in signals}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 def build_game(name: str, pairs: list[str] | None, **shortcuts: Any) -> Game:

@@ -81,8 +81,15 @@ def register(app: typer.Typer) -> None:
             TimeRemainingColumn(),
             TextColumn("{task.fields[info]}"),
         )
+        from dicehall.cli.engine import ready
+
+        ready("backgammon")  # the move generator and the search the evaluations use
         with Progress(*columns, console=console, transient=False) as bar:
-            task = bar.add_task("train", total=games, info="compiling...")
+            task = bar.add_task(
+                "train",
+                total=games,
+                info="compiling the training kernels: once, up to a minute on a first run...",
+            )
 
             def show(p: Step) -> None:
                 ev = "" if p.last_eval is None else f" vs pubeval {100 * p.last_eval:.1f}%"

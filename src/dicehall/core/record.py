@@ -7,8 +7,10 @@ replayed, resumed or verified by a third party.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +26,12 @@ VERSION = 1
 class Record:
     """A replayable game record; ``actions`` are canonical action texts, dice included.
 
+    ``date`` is when the game began (ISO 8601, UTC), where the front end that started it
+    knows it; it is left None where a record must not depend on the clock (the arena's
+    records are reproducible from their seeds). The JSON form opens with a ``header``
+    (date, players, result, the dicehall version that wrote it) for people and other
+    tools; it is informational, and a record without one (older files) loads the same.
+
     >>> from dicehall import load_game
     >>> r = Record.new(load_game("backgammon"))
     >>> r.actions += ["5-3", "8/3 6/3"]
@@ -36,12 +44,29 @@ class Record:
     players: list[str] = field(default_factory=list)
     actions: list[str] = field(default_factory=list)
     meta: dict[str, Any] = field(default_factory=dict)
+    date: str | None = None
 
     @classmethod
     def new(cls, game: Game, players: list[str] | None = None, **meta: Any) -> Record:
         """An empty record for ``game`` (options copied) with optional seat names."""
         names = players or [f"player {i + 1}" for i in range(game.num_players)]
         return cls(game.name, dict(game.options), list(names), [], dict(meta))
+
+    def stamp(self) -> None:
+        """Set ``date`` to now (UTC, to the second) if it is not set yet."""
+        if self.date is None:
+            self.date = datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+    def header(self) -> dict[str, Any]:
+        """Who played when, how it ended (the returns per seat, None while the game is in
+        progress) and which dicehall wrote the record."""
+        result = self.meta.get("returns")
+        return {
+            "date": self.date,
+            "players": list(self.players),
+            "result": list(result) if isinstance(result, list) else None,
+            "dicehall": dicehall_version(),
+        }
 
     def load_game(self) -> Game:
         """The Game this record is played under."""
@@ -74,6 +99,7 @@ class Record:
         return {
             "format": FORMAT,
             "version": VERSION,
+            "header": self.header(),
             "game": self.game,
             "options": self.options,
             "players": self.players,
@@ -103,12 +129,15 @@ class Record:
             raise RecordError("record field 'options' must be an object")
         if not isinstance(data.get("game"), str):
             raise RecordError("record field 'game' must be a game name")
+        header = data.get("header", {})
+        date = header.get("date") if isinstance(header, dict) else None
         return cls(
             game=data["game"],
             options=options,
             players=list(data.get("players", [])),
             actions=list(actions),
             meta=dict(data.get("meta", {})),
+            date=date if isinstance(date, str) else None,
         )
 
     @classmethod
@@ -124,11 +153,22 @@ class Record:
         return cls.from_dict(data)
 
     def save(self, path: str | Path) -> None:
-        """Write the record to ``path`` atomically (never leaves a half-written file)."""
+        """Write the record to ``path`` atomically (never leaves a half-written file).
+
+        :raises RecordError: the file cannot be written there (no such folder, a folder
+            of that name, no permission ...); nothing is left behind.
+        """
         path = Path(path)
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(self.to_json() + "\n", encoding="utf-8")
-        tmp.replace(path)
+        if path.is_dir():
+            raise RecordError(f"cannot save the record to {path}: it is a folder")
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        try:
+            tmp.write_text(self.to_json() + "\n", encoding="utf-8")
+            tmp.replace(path)
+        except OSError as exc:
+            tmp.unlink(missing_ok=True)
+            reason = exc.strerror or str(exc)
+            raise RecordError(f"cannot save the record to {path}: {reason}") from exc
 
     @classmethod
     def load(cls, path: str | Path) -> Record:
@@ -141,3 +181,13 @@ class Record:
         except OSError as exc:
             raise RecordError(f"cannot read record {path}: {exc.strerror}") from exc
         return cls.from_json(text)
+
+
+def dicehall_version() -> str:
+    """The installed dicehall's version (``unknown`` when run from a bare source tree)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("dicehall")
+    except PackageNotFoundError:
+        return "unknown"

@@ -626,6 +626,18 @@ def create_app(
             return Response(text, media_type="text/plain; charset=utf-8", headers=headers)
         return Response(rec.to_json(), media_type="application/json", headers=headers)
 
+    @app.get("/api/games/{game_id}/board.svg", tags=["records"])
+    def board_image(
+        game_id: str,
+        ply: int | None = None,
+        orientation: int | None = None,
+        size: int | None = None,
+    ) -> Response:
+        """The board as an SVG image, now or after ``ply`` actions, drawn on the server by
+        ``dicehall.svg`` (the same drawing Jupyter shows): for thumbnails and links."""
+        svg = service.board_svg(game_id, ply, orientation=orientation, size=size)
+        return Response(svg, media_type="image/svg+xml")
+
     @app.get("/api/games/{game_id}/frames", tags=["records"])
     def frames(game_id: str) -> list[dict[str, Any]]:
         """The view after every action, for the replay viewer."""

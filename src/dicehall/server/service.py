@@ -1006,6 +1006,42 @@ class GameService:
         record.meta["fairness"]["rolls"] = [c.to_dict() for c in checks]
         return record
 
+    def board_svg(
+        self,
+        game_id: str,
+        ply: int | None = None,
+        *,
+        orientation: int | None = None,
+        size: int | None = None,
+    ) -> str:
+        """The board of ``game_id`` after ``ply`` actions (default: now) as an SVG image, its
+        last action marked: for thumbnails, links and feeds (``dicehall.svg.board_svg``).
+
+        :raises ServiceError: ``unknown_game``; ``bad_request`` for a ply outside
+            0..length, an orientation that is no seat or a size outside 16..2000.
+        """
+        from dicehall.svg import board_svg
+
+        live = self.get(game_id)
+        with live.lock:
+            texts = [e.text for e in live.log]
+            current = live.state
+        if ply is not None and not 0 <= ply <= len(texts):
+            raise ServiceError("bad_request", f"ply is 0..{len(texts)} for this game, not {ply}")
+        if size is not None and not 16 <= size <= 2000:
+            raise ServiceError("bad_request", f"size is 16..2000 pixels, not {size}")
+        if orientation is not None and orientation not in range(live.game.num_players):
+            seats = live.game.num_players - 1
+            raise ServiceError("bad_request", f"orientation is a seat 0..{seats}")
+        if ply is None or ply == len(texts):
+            state, last = current, (texts[-1] if texts else None)
+        else:
+            state = live.game.new_initial_state()
+            for text in texts[:ply]:
+                state = state.apply(state.parse_action(text))
+            last = texts[ply - 1] if ply else None
+        return board_svg(state, orientation=orientation, last_move=last, size=size)
+
     def frames(self, game_id: str) -> list[dict[str, Any]]:
         """Every state of the game for the replay viewer: the view after each action."""
         live = self.get(game_id)

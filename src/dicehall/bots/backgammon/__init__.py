@@ -98,6 +98,30 @@ def default_network() -> Network:
     return network
 
 
+def load_network(path: str) -> Network:
+    """Weights written by ``dicehall train`` (a checkpoint, a snapshot or ``--export``),
+    for ``bot:net=PATH``; loaded once per file.
+
+    :raises ValueError: the file cannot be read or holds no backgammon net.
+    """
+    from pathlib import Path
+
+    from dicehall.bots.backgammon.network import Network
+
+    key = str(Path(path).resolve())
+    network = NETWORKS.get(key)
+    if network is None:
+        try:
+            network = NETWORKS.put(key, Network.load(path))
+        except OSError as exc:
+            raise ValueError(f"cannot read the net {path}: {exc.strerror or exc}") from None
+        except (KeyError, ValueError, EOFError) as exc:
+            raise ValueError(
+                f"{path} is not a backgammon net written by dicehall train ({exc})"
+            ) from None
+    return network
+
+
 def is_single(state: BackgammonState) -> bool:
     """Whether every win scores one point (then only winning chances count)."""
     return state.game.options.get("scoring", "single") == "single"
@@ -181,15 +205,22 @@ class Bot:
 
     # -- the protocol ------------------------------------------------------------
     def act(self, state: BackgammonState) -> Any:
-        """The chosen action in ``state``: a play of the dice, or at a cube or
-        resignation decision the fallback of ``default_decision``."""
+        """The chosen action in ``state``: a play of the dice (valued by the score in
+        cube and match games), or a cube or resignation answer (``cube.bot_decision``)."""
         from dicehall.games.backgammon.fast import to_array
 
-        if not state.is_checker_play() or state.dice is None:
-            return default_decision(state)
+        if not state.is_checker_play():
+            from dicehall.bots.backgammon.cube import bot_decision
+
+            return bot_decision(self, state)
         actions = [a for a, _ in state.play_results()]
         if len(actions) == 1:
             return actions[0]
+        assert state.dice is not None
+        if state.game.extended:  # gammons valued by the score and the cube
+            from dicehall.bots.backgammon.cube import bot_play
+
+            return actions[bot_play(self, state)]
         i = self.choose(to_array(state.board), state.dice[0], state.dice[1], is_single(state))
         return actions[i]
 
@@ -254,4 +285,5 @@ __all__ = [
     "Bot",
     "PlayValue",
     "default_network",
+    "load_network",
 ]

@@ -38,7 +38,7 @@ def hint_lines(state: WhiteDieState, limit: int = 12) -> list[tuple[str, str, st
     points = options(state, POINTS)
     two = len(state.scores) == 2
     wins = dict(options(state, WIN)) if two else {}
-    sign = -1 if minimising(state) else 1
+    sign = -1 if minimising(state, WIN if two else POINTS) else 1
     key = wins if two else dict(points)
     best = max(sign * v for v in key.values())
     ranked = sorted(points, key=lambda av: -sign * key[av[0]])

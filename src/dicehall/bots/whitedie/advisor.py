@@ -17,6 +17,13 @@ import numpy as np
 from dicehall.bots.whitedie import matching, reroll, tictactoe
 from dicehall.bots.whitedie.blas import one_thread
 from dicehall.bots.whitedie.dice import FOUR_PROB, INDEX
+from dicehall.bots.whitedie.maxn import (
+    GeneralMatching,
+    MaxnSolution,
+    general_matching,
+    load_maxn,
+    outcomes,
+)
 from dicehall.bots.whitedie.solved import winprob_table
 from dicehall.bots.whitedie.tables import load_tables
 from dicehall.bots.whitedie.winprob import Utility, points_utility, utility_for
@@ -40,10 +47,31 @@ POINTS = "points"
 WIN = "win"
 
 
+def maxn_solution(state: WhiteDieState) -> MaxnSolution | None:
+    """The max^n table for this game's options when one is shipped (three players)."""
+    n = len(state.scores)
+    if n < 3:
+        return None
+    return load_maxn(n, state.game.target, state.game.poker_chart)
+
+
+def outcome_table(state: WhiteDieState, sol: MaxnSolution) -> np.ndarray:
+    """``R[s, i]``: seat ``turn + i``'s winning chance after the player on turn scores
+    ``s`` (max^n play afterwards)."""
+    n = len(state.scores)
+    x = tuple(state.scores[(state.turn + i) % n] for i in range(n))
+    out: np.ndarray = outcomes(sol.values, sol.target, x)
+    return out
+
+
 def utility(state: WhiteDieState) -> Utility:
     """What each score of the current challenge is worth to the player on turn in
-    winning chances (two players exact; three or more: against his strongest rival)."""
+    winning chances (two players exact; three with a shipped max^n table exact; else
+    against his strongest rival)."""
     game = state.game
+    sol = maxn_solution(state)
+    if sol is not None:
+        return np.asarray(outcome_table(state, sol)[:, 0])
     table = winprob_table(game.target, game.poker_chart)
     me = state.turn
     rival = max(state.scores[s] for s in range(len(state.scores)) if s != me)
@@ -54,6 +82,64 @@ def utility(state: WhiteDieState) -> Utility:
 @one_thread
 def _matching_solution(u: tuple[float, ...]) -> matching.UtilitySolution:
     return matching.solve_utility(np.array(u))
+
+
+@lru_cache(maxsize=64)
+@one_thread
+def _general_matching(u: tuple[float, ...], g: tuple[float, ...]) -> GeneralMatching:
+    sc = matching.score_table()
+    return general_matching(np.array(u)[sc], np.array(g)[sc])
+
+
+def _opponent_utility(state: WhiteDieState, sol: MaxnSolution, opponent: int) -> Utility:
+    n = len(state.scores)
+    return np.asarray(outcome_table(state, sol)[:, (opponent - state.turn) % n])
+
+
+def _maxn_matching_values(
+    state: WhiteDieState, sol: MaxnSolution, stage: int
+) -> list[tuple[str, Value]]:
+    """Matching options under max^n: the player's in his chance, the opponent's (stage
+    2) in his own chance."""
+    assert state.opponent is not None
+    u = utility(state)
+    g = _opponent_utility(state, sol, state.opponent)
+    gm = _general_matching(tuple(u), tuple(g))
+    p, o = INDEX[tuple(sorted(state.dice))], INDEX[tuple(sorted(state.opponent_dice))]
+    sc = matching.score_table()
+    if stage == 3:
+        mv1 = matching.moves(1)
+        out: list[tuple[str, Value]] = [("stand", float(u[sc[p, o]]))]
+        for k, vals in enumerate(mv1.values[p]):
+            out.append((f"reroll {vals[0]}", float(u[sc[mv1.target[p, k], o]].mean())))
+        return out
+    mv = matching.moves(2)
+    res: list[tuple[str, Value]] = []
+    for k, vals in enumerate(mv.values[p if stage == 1 else o]):
+        if stage == 1:
+            v = float((gm.u2[mv.target[p, k], o] * mv.weight).sum() / 36.0)
+        else:
+            v = float((gm.g3[p, mv.target[o, k]] * mv.weight).sum() / 36.0)
+        res.append(("reroll " + " ".join(map(str, vals)), v))
+    return res
+
+
+def _maxn_opponent_values(state: WhiteDieState, sol: MaxnSolution) -> list[tuple[str, Value]]:
+    """Choosing the opponent under max^n: his matching policy depends on his own
+    chances; in tic-tac-toe every opponent gives the score minimax."""
+    u = utility(state)
+    p = INDEX[tuple(sorted(state.dice))]
+    out: list[tuple[str, Value]] = []
+    for seat in range(len(state.scores)):
+        if seat == state.turn:
+            continue
+        if state.white == 4:
+            gm = _general_matching(tuple(u), tuple(_opponent_utility(state, sol, seat)))
+            value = float(gm.u1[p] @ FOUR_PROB)
+        else:
+            value = float(u[load_tables().tictactoe[p]] @ FOUR_PROB)
+        out.append((str(ChooseOpponent(seat)), value))
+    return out
 
 
 @lru_cache(maxsize=64)
@@ -83,6 +169,9 @@ def _values(state: WhiteDieState, objective: str) -> list[tuple[str, Value]]:
         )
     if state.phase in (MATCH_PLAYER, MATCH_OPPONENT, MATCH_LAST):
         stage = {MATCH_PLAYER: 1, MATCH_OPPONENT: 2, MATCH_LAST: 3}[state.phase]
+        table = maxn_solution(state) if objective == WIN else None
+        if table is not None:
+            return _maxn_matching_values(state, table, stage)
         if objective == POINTS:
             return list(matching.option_values(stage, state.dice, state.opponent_dice))
         msol = _matching_solution(tuple(u))
@@ -97,6 +186,9 @@ def _values(state: WhiteDieState, objective: str) -> list[tuple[str, Value]]:
             out.append((text, Fraction(outcome) if objective == POINTS else worth[outcome]))
         return out
     if state.phase == CHOOSE:
+        table = maxn_solution(state) if objective == WIN else None
+        if table is not None:
+            return _maxn_opponent_values(state, table)
         value = challenge_value(state, u, exact=objective == POINTS)
         return [
             (str(ChooseOpponent(s)), value) for s in range(len(state.scores)) if s != state.turn
@@ -157,6 +249,12 @@ def challenge_value(state: WhiteDieState, u: Utility, *, exact: bool) -> Value:
     return float(u[row] @ FOUR_PROB)
 
 
-def minimising(state: WhiteDieState) -> bool:
-    """True if the seat to act is the opponent (he minimises the player's value)."""
-    return state.current_player() != state.turn
+def minimising(state: WhiteDieState, objective: str = WIN) -> bool:
+    """True if the seat to act is the opponent and minimises the player's value; under
+    max^n (a shipped three-player table) the opponent's matching reroll is valued in
+    his own winning chance instead, which he maximises."""
+    if state.current_player() == state.turn:
+        return False
+    return not (
+        objective == WIN and state.phase == MATCH_OPPONENT and maxn_solution(state) is not None
+    )

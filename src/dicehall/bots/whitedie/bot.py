@@ -9,6 +9,7 @@ from functools import cache
 from dicehall.bots.whitedie.advisor import (
     POINTS,
     WIN,
+    maxn_solution,
     minimising,
     options,
     tictactoe_move,
@@ -51,13 +52,13 @@ class Bot:
             raise ValueError("no decision to make here")
         if self.level == "random":
             return actions[self._rng.randrange(len(actions))]
-        if state.phase == CHOOSE:
-            return _choose_opponent(state)
         objective = WIN if self.level == "perfect" else POINTS
+        if state.phase == CHOOSE and not (objective == WIN and maxn_solution(state) is not None):
+            return _choose_opponent(state)
         if state.phase == TICTACTOE:
             return tictactoe_move(state, utility(state) if objective == WIN else points_utility())
         valued = options(state, objective)
-        sign = -1 if minimising(state) else 1
+        sign = -1 if minimising(state, objective) else 1
         best = max(sign * v for _, v in valued)
         # the first of the best in legal order: stand before rerolls, fewer dice first
         for action, v in valued:

@@ -169,6 +169,37 @@ def no_choice_score() -> Fraction:
     return Fraction(int(FOUR_WAYS @ sc @ FOUR_WAYS), 1296 * 1296)
 
 
+@cache
+def _slices() -> tuple[tuple[FloatArray, ...], tuple[FloatArray, ...], tuple[FloatArray, ...]]:
+    """Contiguous per-option transition matrices (pairs, pairs transposed, single die)."""
+    m1, m2 = transition(1), transition(2)
+    pairs = tuple(np.ascontiguousarray(m2[:, k, :]) for k in range(m2.shape[1]))
+    pairs_t = tuple(np.ascontiguousarray(m.T) for m in pairs)
+    single_t = tuple(np.ascontiguousarray(m1[:, k, :].T) for k in range(m1.shape[1]))
+    return pairs, pairs_t, single_t
+
+
+def matching_mass(mass: FloatArray, c1: IntArray, c2: IntArray, c3: IntArray) -> FloatArray:
+    """Carry a mass over (player, opponent) multisets through the three stages."""
+    pairs, pairs_t, single_t = _slices()
+    out = np.zeros((N, N))
+    for k, m in enumerate(pairs_t):
+        sel = np.where(c1 == k, mass, 0.0)
+        if sel.any():
+            out += m @ sel
+    mass, out = out, np.zeros((N, N))
+    for k, m in enumerate(pairs):
+        sel = np.where(c2 == k, mass, 0.0)
+        if sel.any():
+            out += sel @ m
+    final = np.where(c3 < 0, out, 0.0)
+    for k, m in enumerate(single_t):
+        sel = np.where(c3 == k, out, 0.0)
+        if sel.any():
+            final += m @ sel
+    return final
+
+
 # -- any utility (floats) ----------------------------------------------------------
 @dataclass(frozen=True)
 class UtilitySolution:

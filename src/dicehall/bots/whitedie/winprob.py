@@ -102,22 +102,7 @@ def matching_distribution(
     c1, c2, c3 = _choices(player_utility, sc)
     if not np.array_equal(player_utility, opponent_utility):
         c2 = _choices(opponent_utility, sc)[1]
-    m1, m2 = matching.transition(1), matching.transition(2)
-    mass = np.outer(FOUR_PROB, FOUR_PROB)
-    # stage 1: the player's pair moves P (one matrix product per option number k)
-    mass = sum(
-        (m2[:, k, :].T @ np.where(c1 == k, mass, 0.0) for k in range(m2.shape[1])),
-        np.zeros((N, N)),
-    )
-    # stage 2: the opponent's pair moves O
-    mass = sum(
-        (np.where(c2 == k, mass, 0.0) @ m2[:, k, :] for k in range(m2.shape[1])),
-        np.zeros((N, N)),
-    )
-    # stage 3: the player's optional single die
-    final = np.where(c3 < 0, mass, 0.0)
-    for k in range(m1.shape[1]):
-        final += m1[:, k, :].T @ np.where(c3 == k, mass, 0.0)
+    final = matching.matching_mass(np.outer(FOUR_PROB, FOUR_PROB), c1, c2, c3)
     out: FloatArray = np.bincount(sc.ravel(), final.ravel(), MAX_SCORE + 1).astype(np.float64)
     return out
 

@@ -79,13 +79,21 @@ def hint(state: State, count: int = 5) -> Table | None:
     from dicehall.bots.backgammon import Bot
     from dicehall.games.backgammon.rules import BackgammonState
 
-    if not isinstance(state, BackgammonState) or not state.is_checker_play() or not state.dice:
+    if not isinstance(state, BackgammonState) or state.is_terminal():
         return None
-    ranked = Bot("expert").rank(state)
+    if state.is_cube_decision():
+        return cube_hint(state)
+    if state.dice is None or not state.is_checker_play():
+        return None
+    from dicehall.bots.backgammon.cube import rank_plays
+
+    ranked = rank_plays(Bot("expert"), state)  # by the score in cube and match games
     single = state.game.options.get("scoring", "single") == "single"
+    kind = "single game" if single else "money, cubeless"
+    if state.match_length:
+        kind = "match, normalised"
     table = Table(
-        title=f"hint: {state.dice[0]}-{state.dice[1]} "
-        f"({'single game' if single else 'money, cubeless'} equity)",
+        title=f"hint: {state.dice[0]}-{state.dice[1]} ({kind} equity)",
         title_justify="left",
         box=None,
     )
@@ -105,6 +113,55 @@ def hint(state: State, count: int = 5) -> Table | None:
             str(pv.depth),
             style="bold green" if rank == 1 else "",
         )
+    return table
+
+
+def cube_hint(state: State) -> Table | None:
+    """The expert's cube analysis before the roll or at a double: cubeless chances and
+    the cubeful equities of no double, double/take and double/pass (match: with the
+    match winning chances), the right action marked."""
+    from dicehall.bots.backgammon import Bot
+    from dicehall.bots.backgammon.cube import judge_cube
+    from dicehall.games.backgammon.rules import CUBE_DECISION, BackgammonState, CubeAction
+
+    if not isinstance(state, BackgammonState) or not state.is_cube_decision():
+        return None
+    if state.pending == CUBE_DECISION and not state.may_double():
+        table = Table(title="hint: no cube decision to make", title_justify="left", box=None)
+        table.add_column("why")
+        table.add_row(f"{state.why_no_cube('double')}: roll")
+        return table
+    action = CubeAction("roll") if state.pending == CUBE_DECISION else CubeAction("take")
+    j = judge_cube(Bot("expert"), state, action)
+    if j is None:
+        return None
+    d = j.decision
+    win, gammon, _, lose_gammon, _ = j.probs
+    who = "you (on roll)" if j.kind == "double" else "the doubler"
+    table = Table(
+        title=f"hint: cube for {who}: win {100 * win:.1f}%, gammon {100 * gammon:.1f}%, "
+        f"lose gammon {100 * lose_gammon:.1f}%; right action: {d.action}",
+        title_justify="left",
+        box=None,
+    )
+    columns = ["action", "equity", "diff"] + ([] if d.mwc is None else ["match win"])
+    for name in columns:
+        table.add_column(name, justify="left" if name == "action" else "right")
+    verb = "Redouble" if state.cube_owner is not None else "Double"
+    rows = [
+        (f"No {verb.lower()}", d.no_double),
+        (f"{verb}, take", d.double_take),
+        (f"{verb}, pass", d.double_pass),
+    ]
+    best = d.best
+    for k, (name, eq) in enumerate(rows):
+        right = (k == 0 and not d.should_double) or (
+            k > 0 and d.should_double and (k == 1) == d.should_take
+        )
+        cells = [name, f"{eq:+.3f}", "" if right else f"{eq - best:+.3f}"]
+        if d.mwc is not None:
+            cells.append(f"{100 * d.mwc[k]:.1f}%")
+        table.add_row(*cells, style="bold green" if right else "")
     return table
 
 

@@ -294,6 +294,13 @@ def _why_not(state: BackgammonState, segments: list[tuple[list[int], set[int], i
         state.board[0][i] for i in range(7, 26)
     ):
         return "you can bear off only when all 15 checkers are in your home board"
+    odd = _hop_no_dice_make(segments, d1, d2)
+    if odd is not None:
+        (start, end), distance = odd
+        return (
+            f"{_point_text(start)}/{_point_text(end)} is {distance} pip"
+            f"{'s' * (distance != 1)}, which the dice {dice} do not make"
+        )
     steps_possible = max((len(p.steps) for p, _ in state.play_results()), default=0)
     pips = sum((points[0] - points[-1]) * count for points, _, count in segments)
     total = d1 * 4 if d1 == d2 else d1 + d2
@@ -303,6 +310,24 @@ def _why_not(state: BackgammonState, segments: list[tuple[list[int], set[int], i
             need = f"{steps_possible} of the dice" if steps_possible != 1 else "one die"
         return f"you must use {need} where possible ({dice})"
     return f"not a legal play of {dice} (blocked point, wrong distance or wrong order)"
+
+
+def _point_text(point: int) -> str:
+    return "bar" if point == BAR else "off" if point == OFF else str(point)
+
+
+def _hop_no_dice_make(
+    segments: list[tuple[list[int], set[int], int]], d1: int, d2: int
+) -> tuple[tuple[int, int], int] | None:
+    """The first hop (start, end) of the typed play, with its distance, that no die or
+    sum of dice of ``d1-d2`` covers (bearing off may use a larger die, so hops off are
+    never flagged); None when every hop is a distance the dice can make."""
+    makes = {d1 * k for k in range(1, 5)} if d1 == d2 else {d1, d2, d1 + d2}
+    for points, _, _ in segments:
+        for start, end in itertools.pairwise(points):
+            if end != OFF and start - end not in makes:
+                return (start, end), start - end
+    return None
 
 
 # -- GNU Backgammon Position ID -------------------------------------------------

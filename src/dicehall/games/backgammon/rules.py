@@ -13,7 +13,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dicehall.core.errors import GameOverError, OptionError
 from dicehall.core.game import CHANCE, TERMINAL, Game, State
@@ -45,6 +45,20 @@ from dicehall.games.backgammon.board import (
 )
 
 Action = Roll | Play | CubeAction | Resign | ResignAnswer
+
+if TYPE_CHECKING:
+    from dicehall.games.backgammon.fast import LegalPlays
+
+#: the chance outcomes, made once: the opening roll (seat 0's die first, ties
+#: included) and every later roll (high die first)
+OPENING_OUTCOMES: tuple[tuple[Roll, Fraction], ...] = tuple(
+    (Roll(a, b), Fraction(1, 36)) for a in range(1, 7) for b in range(1, 7)
+)
+ROLL_OUTCOMES: tuple[tuple[Roll, Fraction], ...] = tuple(
+    (Roll(a, b), Fraction(1 if a == b else 2, 36)) for a in range(6, 0, -1) for b in range(a, 0, -1)
+)
+_OPENING_ROLLS: tuple[Action, ...] = tuple(r for r, _ in OPENING_OUTCOMES)
+_ROLLS: tuple[Action, ...] = tuple(r for r, _ in ROLL_OUTCOMES)
 
 
 def single_steps(mine: Sequence[int], theirs: Sequence[int], die: int) -> list[Step]:
@@ -207,9 +221,11 @@ class Backgammon(Game):
         """0 for money play, N for a match to N points."""
         return int(self.options["match_length"])
 
-    @property
+    @cached_property
     def extended(self) -> bool:
-        """Cube or match play: resignations are offered and a match spans games."""
+        """Cube or match play: resignations are offered and a match spans games.
+
+        Asked at every decision; the options never change, so it is worked out once."""
         return bool(self.options["cube"]) or self.match_length > 0
 
     def utility_bounds(self) -> tuple[float, float] | None:
@@ -436,13 +452,7 @@ class BackgammonState(State[Action]):
     def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
         if self.current_player() != CHANCE:
             raise ValueError("this state is not a chance node: it has no outcomes")
-        if self.opening:
-            return [(Roll(a, b), Fraction(1, 36)) for a in range(1, 7) for b in range(1, 7)]
-        return [
-            (Roll(a, b), Fraction(1 if a == b else 2, 36))
-            for a in range(6, 0, -1)
-            for b in range(a, 0, -1)
-        ]
+        return list(OPENING_OUTCOMES if self.opening else ROLL_OUTCOMES)
 
     def chance_dice(self) -> int:
         return 2 if self.current_player() == CHANCE else 0
@@ -451,10 +461,26 @@ class BackgammonState(State[Action]):
         a, b = faces
         return Roll(a, b) if self.opening else Roll(max(a, b), min(a, b))
 
+    @property
+    def _legal(self) -> LegalPlays:
+        """The compiled kernel's plays (``fast.LegalPlays``), made lazily into objects.
+
+        Kept in ``_cache`` (a plain dict: cheaper than ``cached_property``). The
+        compact board comes from the state before when it passed it on there, so a
+        game played through ``apply`` converts no board tuples."""
+        legal: LegalPlays | None = self._cache.get("legal")
+        if legal is None:
+            from dicehall.games.backgammon.fast import LegalPlays
+
+            assert self.dice is not None
+            legal = LegalPlays(self._cache.get("array"), self.board, self.dice)
+            self._cache["legal"] = legal
+        return legal
+
     @cached_property
     def _plays(self) -> dict[Board, tuple[Step, ...]]:
-        assert self.dice is not None
-        return generate_plays(self.board, self.dice)
+        # the same mapping as generate_plays(self.board, self.dice), from one kernel run
+        return self._legal.as_dict()
 
     def _resign_offers(self) -> list[Action]:
         if not self.game.extended:
@@ -462,12 +488,15 @@ class BackgammonState(State[Action]):
         top = 1 if self.game.options["scoring"] == "single" else 3
         return [Resign(level) for level in range(self.resign_refused + 1, top + 1)]
 
-    def legal_actions(self) -> list[Action]:
+    def legal_actions(self) -> Sequence[Action]:
+        """The legal actions: at a checker play the plays (a lazy, immutable sequence
+        of ``Play``, followed by resignations where the game allows them), at a chance
+        node the rolls; ``[]`` once the game is over."""
         player = self.current_player()
         if player == TERMINAL:
             return []
         if player == CHANCE:
-            return [a for a, _ in self.chance_outcomes()]
+            return list(_OPENING_ROLLS if self.opening else _ROLLS)
         pending = self.pending
         if pending == CUBE_DECISION:
             double = [CubeAction("double")] if self.may_double() else []
@@ -479,15 +508,22 @@ class BackgammonState(State[Action]):
             return [CubeAction("take"), CubeAction("raccoon")]
         if pending == RESIGN_DECISION:
             return [ResignAnswer(True), ResignAnswer(False)]
-        plays: list[Action] = [Play(steps) for steps in self._plays.values()]
-        return plays + self._resign_offers()
+        offers = self._resign_offers()
+        return [*self._legal, *offers] if offers else self._legal
 
     def apply(self, action: Action) -> BackgammonState:
         player = self.current_player()
         if player == TERMINAL:
             raise GameOverError(str(action))
         if player == CHANCE:
-            if not isinstance(action, Roll) or action not in dict(self.chance_outcomes()):
+            # a roll is checked by its range (the outcomes are every pair of faces,
+            # high die first after the opening), not by listing the outcomes
+            if not (
+                isinstance(action, Roll)
+                and 1 <= action.first <= 6
+                and 1 <= action.second <= 6
+                and (self.opening or action.first >= action.second)
+            ):
                 raise self.illegal(str(action), "the dice must be rolled now")
             return self._after_roll(action)
         if self.pending:
@@ -498,6 +534,11 @@ class BackgammonState(State[Action]):
             if isinstance(action, CubeAction) and action.kind in ("double", "beaver", "raccoon"):
                 raise self.illegal(str(action), self.why_no_cube(action.kind))
             raise self.illegal(str(action), self._expected())
+        legal = self._legal
+        i = legal.find(action)
+        if i is not None:  # one of legal_actions(): its position is known
+            return self._after_play(legal.board(i), legal.swapped_array(i))
+        # another order of steps reaching a legal position is the same play
         after = self.board_after(action.steps)
         if after is None or after not in self._plays:
             raise self.illegal(self._safe_text(action), "not a legal play of these dice")
@@ -614,9 +655,15 @@ class BackgammonState(State[Action]):
             turn, dice = started
             board = self.board if turn == self.turn else (self.board[1], self.board[0])
             return self._next(board=board, turn=turn, dice=dice, opening=False)
-        return self._next(dice=(roll.first, roll.second))
+        array = self._cache.get("array")
+        return self._next(
+            dice=(roll.first, roll.second), _cache={} if array is None else {"array": array}
+        )
 
-    def _after_play(self, after: Board) -> BackgammonState:
+    def _after_play(self, after: Board, swapped: Any = None) -> BackgammonState:
+        """The state after a play reaching ``after``; ``swapped`` is its compact board
+        from the opponent's side when the kernel already has it (passed on in
+        ``_cache``, so the next turn's plays need no conversion)."""
         mine, theirs = after
         if mine[OFF] == CHECKERS:
             level = 1
@@ -627,7 +674,11 @@ class BackgammonState(State[Action]):
                     level = 3
             return self._next(board=after)._end_game(self.turn, self.game_points(level))
         following = self._next(
-            board=(theirs, mine), turn=1 - self.turn, dice=None, resign_refused=0
+            board=(theirs, mine),
+            turn=1 - self.turn,
+            dice=None,
+            resign_refused=0,
+            _cache={} if swapped is None else {"array": swapped},
         )
         if self.game.extended:
             return following._next(pending=CUBE_DECISION)

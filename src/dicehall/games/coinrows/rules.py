@@ -65,6 +65,9 @@ from dicehall.games.coinrows.board import (
     square_name,
 )
 
+#: The opening splits the ``opening`` option allows (coins of player 1 - player 2).
+OPENINGS = ("5-2", "4-3", "3-4", "2-5", "6-1", "1-6")
+
 # -- the game -------------------------------------------------------------------
 
 OPTIONS = (
@@ -91,6 +94,15 @@ OPTIONS = (
         choices=("row", "adjacent"),
     ),
     Option("turn_limit", int, 1000, "the game ends after this many turns", minimum=1),
+    Option(
+        "opening",
+        str,
+        "5-2",
+        "coins player 1 and player 2 put on their home rows at the start, in their "
+        "right-hand columns: the seed's 5-2, or a fair start measured by the exact "
+        "solver (docs/rules/coinrows.md)",
+        choices=OPENINGS,
+    ),
     Option(
         "payoff",
         str,
@@ -120,6 +132,12 @@ class CoinRows(Game):
     def purse(self) -> int:
         return int(self.options["purse"])
 
+    @property
+    def opening(self) -> tuple[int, int]:
+        """Coins each seat puts on the board at the start (option ``opening``)."""
+        first, second = str(self.options["opening"]).split("-")
+        return int(first), int(second)
+
     def utility_bounds(self) -> tuple[float, float]:
         """Win or lose 1; with ``payoff=coins`` a seat's net coins, which the two seats'
         conserved total of ``2 * purse`` bounds by ``purse`` either way."""
@@ -128,13 +146,17 @@ class CoinRows(Game):
 
     def new_initial_state(self) -> CoinRowsState:
         purse = self.purse
-        return CoinRowsState(
-            self,
-            START_BOARD,
-            (purse - OPENING_COINS[0], purse - OPENING_COINS[1]),
-            turn=0,
-            phase=Phase.A,
-        )
+        first, second = self.opening
+        if purse < max(first, second):
+            raise ValueError(
+                f"a purse of {purse} cannot pay the opening {first}-{second}: "
+                f"the purse must be at least {max(first, second)}"
+            )
+        board = START_BOARD
+        if (first, second) != OPENING_COINS:
+            # player 1's right-hand columns are the last ones, player 2's the first ones
+            board = tuple(Coin(SIZE - 1, 1) if c < second else Coin(0, 0) for c in range(SIZE))
+        return CoinRowsState(self, board, (purse - first, purse - second), turn=0, phase=Phase.A)
 
     def setup(
         self,

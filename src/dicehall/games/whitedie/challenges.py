@@ -18,9 +18,9 @@ The seed's own examples:
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations, permutations, product
 
 Dice = tuple[int, ...]
@@ -215,12 +215,36 @@ def placements(grid: Grid, dice: Iterable[int], *, player: bool) -> list[tuple[i
     >>> placements(EMPTY_GRID, (2, 6), player=False)
     [(2, 1), (2, 3), (2, 5), (2, 7)]
     """
-    return [
-        (v, sq)
-        for v in sorted(set(dice))
-        for sq in range(9)
-        if can_place(grid, v, sq, player=player)
-    ]
+    return list(placement_tuple(tuple(grid), tuple(sorted(set(dice))), player))
+
+
+@lru_cache(maxsize=1 << 16)
+def placement_tuple(grid: Grid, values: Dice, player: bool) -> tuple[tuple[int, int], ...]:
+    """``placements`` for a grid tuple and the sorted distinct ``values`` held, cached.
+
+    A game asks for the same (grid, dice) several times: each side, and again after
+    a pass; the cache is bounded (grids are many, but each entry is small).
+    """
+    # what can_place decides for each (value, square): a square takes the values
+    # that fit one of its neighbours, a bit mask per neighbour's face
+    fit = _FIT_MASKS[player]
+    masks = [0] * 9
+    for sq in range(9):
+        if not grid[sq]:
+            m = 0
+            for n in NEIGHBOURS[sq]:
+                if grid[n]:
+                    m |= fit[abs(grid[n])]
+            masks[sq] = m
+    return tuple((v, sq) for v in values for sq in range(9) if masks[sq] >> v & 1)
+
+
+#: for the player (True) and the opponent (False): for each neighbour's face 0..7
+#: (7: a claimed square), the bit mask of the values 1..6 that ``fits`` it
+_FIT_MASKS: dict[bool, tuple[int, ...]] = {
+    side: tuple(sum(1 << v for v in range(1, 7) if m and fits(v, m, player=side)) for m in range(8))
+    for side in (True, False)
+}
 
 
 def claim(grid: Grid, player_dice_left: int) -> Grid:
@@ -279,9 +303,12 @@ class Match:
         return f"{left} = {right}"
 
 
-def _subsets(dice: Dice) -> Iterator[tuple[Dice, Dice]]:
-    """Each distinct non-empty sub-multiset of sorted ``dice`` with the rest."""
+@cache
+def _subsets(dice: Dice) -> tuple[tuple[Dice, Dice], ...]:
+    """Each distinct non-empty sub-multiset of sorted ``dice`` with the rest (made
+    once per hand: the matching search asks for the same hands very often)."""
     seen: set[Dice] = set()
+    out: list[tuple[Dice, Dice]] = []
     n = len(dice)
     for mask in range(1, 1 << n):
         part = tuple(dice[i] for i in range(n) if mask >> i & 1)
@@ -289,7 +316,8 @@ def _subsets(dice: Dice) -> Iterator[tuple[Dice, Dice]]:
             continue
         seen.add(part)
         rest = tuple(dice[i] for i in range(n) if not mask >> i & 1)
-        yield part, rest
+        out.append((part, rest))
+    return tuple(out)
 
 
 @cache
@@ -344,6 +372,12 @@ def matching_score(mine: Sequence[int], theirs: Sequence[int]) -> int:
     >>> matching_score((2, 2, 2, 2), (2, 2, 2, 2))   # four single matches and the bonus
     5
     """
+    return _matching_points(_check(mine), _check(theirs))
+
+
+@cache
+def _matching_points(mine: Dice, theirs: Dice) -> int:
+    # one entry per pair of sorted hands (at most 126 * 126)
     matches = best_matches(mine, theirs)
     used = sum(len(m.mine) for m in matches)
     return len(matches) + (1 if used == 4 else 0)

@@ -15,7 +15,7 @@ happen by themselves: a side is only asked when it has a legal placement.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields
 from fractions import Fraction
 from functools import cache
 from typing import Any
@@ -57,9 +57,22 @@ from dicehall.games.whitedie.challenges import (
     challenge_score,
     claim,
     matching_score,
+    placement_tuple,
     placements,
     tictactoe_score,
 )
+
+
+@cache
+def _sub_multisets(dice: Dice, size: int | None) -> tuple[Dice, ...]:
+    """``sub_multisets`` made once per (dice, size): there are only 209 sorted hands."""
+    return tuple(sub_multisets(dice, size))
+
+
+@cache
+def _rerolls(dice: Dice, size: int | None) -> tuple[Reroll, ...]:
+    """The ``Reroll`` actions of ``dice`` (all sub-multisets, or those of ``size``)."""
+    return tuple(Reroll(v) for v in _sub_multisets(dice, size))
 
 
 @cache
@@ -160,18 +173,18 @@ class WhiteDie(Game):
         if white in (2, 5, 6):
             if not 1 <= rerolls_left <= 2:
                 raise ValueError("rerolls_left must be 1 or 2")
-            return replace(base, phase=REROLL, white=white, dice=d, rerolls_left=rerolls_left)
+            return _replace(base, phase=REROLL, white=white, dice=d, rerolls_left=rerolls_left)
         if white not in (3, 4):
             raise ValueError("white must be 2..6")
         if opponent is None and n == 2:
             opponent = 1 - turn
         if opponent is None:
-            return replace(base, phase=CHOOSE, white=white, dice=d)
+            return _replace(base, phase=CHOOSE, white=white, dice=d)
         if opponent == turn or not 0 <= opponent < n:
             raise ValueError("give the opponent's seat (not the player's)")
-        state = replace(base, white=white, dice=d, opponent=opponent)
+        state = _replace(base, white=white, dice=d, opponent=opponent)
         if not opponent_dice:
-            return replace(state, phase=OPPONENT_ROLL)
+            return _replace(state, phase=OPPONENT_ROLL)
         return state._after_opponent_roll(tuple(sorted(opponent_dice)))
 
 
@@ -295,13 +308,13 @@ class WhiteDieState(State):
         if self.phase == CHOOSE:
             return [ChooseOpponent(s) for s in range(len(self.scores)) if s != self.turn]
         if self.phase == REROLL:
-            return [Stand(), *(Reroll(v) for v in sub_multisets(self.dice))]
+            return [_STAND, *_rerolls(self.dice, None)]
         if self.phase == MATCH_PLAYER:
-            return [Reroll(v) for v in sub_multisets(self.dice, 2)]
+            return list(_rerolls(self.dice, 2))
         if self.phase == MATCH_OPPONENT:
-            return [Reroll(v) for v in sub_multisets(self.opponent_dice, 2)]
+            return list(_rerolls(self.opponent_dice, 2))
         if self.phase == MATCH_LAST:
-            return [Stand(), *(Reroll(v) for v in sub_multisets(self.dice, 1))]
+            return [_STAND, *_rerolls(self.dice, 1)]
         if self.phase == TICTACTOE:
             return [Place(v, sq) for v, sq in self.placements(self.side)]
         raise AssertionError(f"unknown phase {self.phase}")
@@ -313,6 +326,19 @@ class WhiteDieState(State):
             return False
         if player == CHANCE:
             return isinstance(action, Roll) and self._is_outcome(action)
+        # the common decisions are checked against the same tables legal_actions()
+        # is built from, without making and hashing every action
+        phase = self.phase
+        if type(action) is Reroll and phase in _REROLL_SIZES:
+            dice = self.opponent_dice if phase == MATCH_OPPONENT else self.dice
+            return action.values in _sub_multisets(dice, _REROLL_SIZES[phase])
+        if type(action) is Stand:
+            return phase in (REROLL, MATCH_LAST)
+        if type(action) is Place:
+            if phase != TICTACTOE:
+                return False
+            placement = (action.value, action.square)
+            return placement in _placements_of(self, self.side)
         if "legal_set" not in self._cache:
             self._cache["legal_set"] = frozenset(self.legal_actions())
         return action in self._cache["legal_set"]
@@ -335,7 +361,7 @@ class WhiteDieState(State):
         if isinstance(action, Roll):
             return self._after_roll(action)
         if isinstance(action, ChooseOpponent):
-            return replace(self, phase=OPPONENT_ROLL, opponent=action.seat)
+            return _replace(self, phase=OPPONENT_ROLL, opponent=action.seat)
         if isinstance(action, Place):
             return self._after_place(action)
         if isinstance(action, Stand):
@@ -347,54 +373,54 @@ class WhiteDieState(State):
         kept = remove(mine, action.values)
         assert kept is not None
         rerolls = self.rerolls_left - 1 if self.phase == REROLL else 0
-        return replace(self, rolling=len(action.values), kept=kept, rerolls_left=rerolls)
+        return _replace(self, rolling=len(action.values), kept=kept, rerolls_left=rerolls)
 
     def _after_roll(self, roll: Roll) -> WhiteDieState:
         if self.phase == START:
             assert roll.white is not None
             rolls = (*self.start_rolls, (roll.white, sum(roll.dice)))
             if len(rolls) < len(self.contenders):
-                return replace(self, start_rolls=rolls)
+                return _replace(self, start_rolls=rolls)
             best = max(rolls)
             tied = tuple(c for c, r in zip(self.contenders, rolls, strict=True) if r == best)
             if len(tied) > 1:
-                return replace(self, contenders=tied, start_rolls=())
-            return replace(self, phase=ROLL, turn=tied[0], contenders=(), start_rolls=())
+                return _replace(self, contenders=tied, start_rolls=())
+            return _replace(self, phase=ROLL, turn=tied[0], contenders=(), start_rolls=())
         if self.phase == ROLL:
             assert roll.white is not None
             if roll.white == 1:
                 if self.leads(self.turn):
                     return self._next_turn(self.scores, None)
                 return self  # behind: he ignores the roll and rolls all five again
-            state = replace(self, white=roll.white, dice=roll.dice)
+            state = _replace(self, white=roll.white, dice=roll.dice)
             if roll.white in (2, 5, 6):
-                return replace(state, phase=REROLL, rerolls_left=2)
+                return _replace(state, phase=REROLL, rerolls_left=2)
             if len(self.scores) == 2:
-                return replace(state, phase=OPPONENT_ROLL, opponent=1 - self.turn)
-            return replace(state, phase=CHOOSE)
+                return _replace(state, phase=OPPONENT_ROLL, opponent=1 - self.turn)
+            return _replace(state, phase=CHOOSE)
         if self.phase == OPPONENT_ROLL:
             return self._after_opponent_roll(roll.dice)
         # a reroll
         new = tuple(sorted(self.kept + roll.dice))
-        state = replace(self, rolling=0, kept=())
+        state = _replace(self, rolling=0, kept=())
         if self.phase == REROLL:
-            state = replace(state, dice=new)
+            state = _replace(state, dice=new)
             if state.rerolls_left == 0:
                 return state._score(challenge_score(self.white, new, self.game.poker_chart))
             return state
         if self.phase == MATCH_PLAYER:
-            return replace(state, dice=new, phase=MATCH_OPPONENT)
+            return _replace(state, dice=new, phase=MATCH_OPPONENT)
         if self.phase == MATCH_OPPONENT:
-            return replace(state, opponent_dice=new, phase=MATCH_LAST)
+            return _replace(state, opponent_dice=new, phase=MATCH_LAST)
         assert self.phase == MATCH_LAST
-        state = replace(state, dice=new)
+        state = _replace(state, dice=new)
         return state._score(matching_score(new, self.opponent_dice))
 
     def _after_opponent_roll(self, dice: Dice) -> WhiteDieState:
-        state = replace(self, opponent_dice=dice)
+        state = _replace(self, opponent_dice=dice)
         if self.white == 4:
-            return replace(state, phase=MATCH_PLAYER)
-        start = replace(state, phase=TICTACTOE, grid=EMPTY_GRID, side=PLAYER_SIDE)
+            return _replace(state, phase=MATCH_PLAYER)
+        start = _replace(state, phase=TICTACTOE, grid=EMPTY_GRID, side=PLAYER_SIDE)
         return start._next_side()
 
     def _after_place(self, place: Place) -> WhiteDieState:
@@ -403,11 +429,11 @@ class WhiteDieState(State):
         if self.side == PLAYER_SIDE:
             dice = remove(self.dice, (place.value,))
             assert dice is not None
-            state = replace(self, grid=tuple(grid), dice=dice)
+            state = _replace(self, grid=tuple(grid), dice=dice)
         else:
             opp = remove(self.opponent_dice, (place.value,))
             assert opp is not None
-            state = replace(self, grid=tuple(grid), opponent_dice=opp)
+            state = _replace(self, grid=tuple(grid), opponent_dice=opp)
         return state._next_side()
 
     def _next_side(self) -> WhiteDieState:
@@ -416,9 +442,9 @@ class WhiteDieState(State):
         other = 1 - self.side
         for side in (other, self.side):
             if self.placements(side):
-                return replace(self, side=side)
+                return _replace(self, side=side)
         grid = claim(self.grid, len(self.dice))
-        return replace(self, grid=grid)._score(tictactoe_score(grid))
+        return _replace(self, grid=grid)._score(tictactoe_score(grid))
 
     def _score(self, points: int) -> WhiteDieState:
         scores = list(self.scores)
@@ -486,6 +512,38 @@ class WhiteDieState(State):
             + (f" white={self.white} dice={self.dice}" if self.challenge else "")
             + ">"
         )
+
+
+_STAND = Stand()
+#: the size of the rerolls each phase allows (None: any number of dice)
+_REROLL_SIZES: dict[str, int | None] = {
+    REROLL: None,
+    MATCH_PLAYER: 2,
+    MATCH_OPPONENT: 2,
+    MATCH_LAST: 1,
+}
+
+
+def _placements_of(state: WhiteDieState, side: int) -> tuple[tuple[int, int], ...]:
+    dice = state.dice if side == PLAYER_SIDE else state.opponent_dice
+    return placement_tuple(state.grid, tuple(sorted(set(dice))), side == PLAYER_SIDE)
+
+
+_FIELDS = frozenset(f.name for f in fields(WhiteDieState))
+assert not hasattr(WhiteDieState, "__post_init__"), "_replace would skip it"
+
+
+def _replace(state: WhiteDieState, **changes: Any) -> WhiteDieState:
+    """What ``dataclasses.replace`` does (a copy with ``changes``, a fresh ``_cache``),
+    without its per-call introspection and ``__init__``: this is the hot path of play.
+    """
+    assert _FIELDS.issuperset(changes), f"not fields of a state: {set(changes) - _FIELDS}"
+    values = state.__dict__.copy()
+    values.update(changes)
+    values["_cache"] = {}
+    new = object.__new__(WhiteDieState)
+    object.__setattr__(new, "__dict__", values)
+    return new
 
 
 __all__ = [

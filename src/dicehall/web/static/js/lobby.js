@@ -130,6 +130,8 @@ async function refreshLists() {
     fillList("open", lobby.open, (g) => html("a", { class: "btn small primary", href: `/g/${g.id}` }, "Join"));
     fillList("live", lobby.live, (g) => html("a", { class: "btn small", href: `/g/${g.id}` }, "Watch"));
     fillList("finished", lobby.finished, (g) => html("span", {},
+      html("img", { class: "thumb", src: `/api/games/${g.id}/board.svg?size=96`, width: "96",
+        alt: "final position", loading: "lazy" }), " ",
       html("a", { class: "btn small", href: `/g/${g.id}` }, "Result"), " ",
       html("a", { class: "btn small", href: `/g/${g.id}/replay` }, "Replay")));
   } catch (err) {

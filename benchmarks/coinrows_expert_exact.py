@@ -1,0 +1,149 @@
+"""How often the Coin Rows bots choose worse than perfect play, on exactly solved
+variants (prints the figures).
+
+    python benchmarks/coinrows_expert_exact.py [--purses 5 6 7 8] [--games 20]
+                                               [--levels greedy expert] [--seed 1]
+
+For each purse (``leaving=false``, ``capture=row``; the table comes from the cache or
+is solved first, see benchmarks/coinrows_solve.py) each level plays ``--games`` games
+against itself, seats alternating, dice from ``--seed``. At every decision with more
+than one legal action the exact values of all actions are read from the solution: a
+choice is an error when its value is below the best by more than 1e-9, and the loss is
+the difference in expected result (+1 win, -1 loss). Printed per level and purse:
+decisions, errors (rate, in Phase A and in moves), the mean loss per decision, and the
+largest single loss.
+
+A level ``mcts:N`` is UCT with ``N`` simulations per decision and a fast playout: the
+playout captures whenever a capture takes an opponent's coin, else rolls, moves at
+random, and is cut after 12 decisions and scored by the heuristic evaluation of the
+bot (``dicehall.bots.coinrows.evaluate``), so a simulation costs a few dozen state
+steps instead of a whole game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+from dicehall import load_game
+from dicehall.bots.coinrows import Bot, evaluate
+from dicehall.bots.coinrows.solver import action_values, load_or_solve
+from dicehall.bots.mcts import MCTSBot
+from dicehall.core import SeededDice, resolve_chance
+from dicehall.core.game import Action, State
+from dicehall.games.coinrows import LEAVE, Capture, CoinRowsState, Phase
+
+
+def fast_playout(state: State, rng: random.Random) -> Action:
+    """Capture a row holding an opponent's coin when there is one, else roll (or move
+    at random); never leave."""
+    assert isinstance(state, CoinRowsState)
+    actions = state.legal_actions()
+    if state.phase is Phase.A:
+        seat = state.turn
+        for a in actions:
+            if isinstance(a, Capture) and any(
+                state.board[c] is not None and state.board[c].owner != seat  # type: ignore[union-attr]
+                for c in a.columns
+            ):
+                return a
+        return next(a for a in actions if not isinstance(a, Capture) and a is not LEAVE)
+    return actions[rng.randrange(len(actions))]
+
+
+def make_bot(level: str, seed: int) -> Bot | MCTSBot:
+    if level.startswith("mcts:"):
+        return MCTSBot(
+            int(level.split(":")[1]),
+            rollout_policy=fast_playout,
+            rollout_limit=12,
+            evaluate=evaluate,
+            seed=seed,
+            name=level,
+        )
+    return Bot(level, seed=seed)
+
+
+def versus(purse: int, a: str, b: str, games: int, seed: int) -> None:
+    """``a`` against ``b`` with seats alternated (leaving=false): W/D/L of ``a``, and the
+    exact value of ``a``'s seat at the start for reference."""
+    game = load_game("coinrows", purse=purse, leaving=False)
+    wins = draws = losses = 0
+    start = time.time()
+    for g in range(games):
+        seat = g % 2
+        bots = [make_bot(a, seed + g), make_bot(b, seed + g + 1)]
+        if seat == 1:
+            bots.reverse()
+        dice = SeededDice(seed * 104729 + g // 2)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state = state.apply(resolve_chance(state, dice))
+            else:
+                state = state.apply(bots[state.current_player()].act(state))
+        r = state.returns()[seat]
+        wins += r > 0
+        draws += r == 0
+        losses += r < 0
+    print(
+        f"purse {purse}, leaving=false: {a} vs {b}: {wins}/{draws}/{losses} (W/D/L of {games}, "
+        f"seats alternated, the same dice for each pair; {time.time() - start:.0f} s)",
+        flush=True,
+    )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--purses", type=int, nargs="+", default=[5, 6, 7, 8])
+    ap.add_argument("--games", type=int, default=20)
+    ap.add_argument("--levels", nargs="+", default=["greedy", "expert"])
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--versus", nargs=2, metavar=("A", "B"), help="also play A against B")
+    args = ap.parse_args()
+    if args.versus:
+        for purse in args.purses:
+            versus(purse, args.versus[0], args.versus[1], args.games, args.seed)
+        return
+    for purse in args.purses:
+        sol = load_or_solve(purse, False)
+        game = load_game("coinrows", purse=purse, leaving=False)
+        for level in args.levels:
+            start = time.time()
+            decisions = errors = errors_a = errors_b = 0
+            loss = worst = 0.0
+            for g in range(args.games):
+                bots = [make_bot(level, args.seed + 2 * g), make_bot(level, args.seed + 2 * g + 1)]
+                dice = SeededDice(args.seed * 7919 + g)
+                state = game.new_initial_state()
+                while not state.is_terminal():
+                    if state.is_chance_node():
+                        state = state.apply(resolve_chance(state, dice))
+                        continue
+                    action = bots[state.current_player()].act(state)
+                    if len(state.legal_actions()) > 1:
+                        values = dict(
+                            (state.action_to_text(a), v) for a, v in action_values(sol, state)
+                        )
+                        best = max(values.values())
+                        gap = best - values[state.action_to_text(action)]
+                        decisions += 1
+                        if gap > 1e-9:
+                            errors += 1
+                            errors_a += state.phase is Phase.A
+                            errors_b += state.phase is Phase.B
+                            loss += gap
+                            worst = max(worst, gap)
+                    state = state.apply(action)
+            print(
+                f"purse {purse} {level}: {decisions} decisions in {args.games} games, "
+                f"{errors} errors ({errors / max(decisions, 1):.1%}; {errors_a} in Phase A, "
+                f"{errors_b} moves), mean loss {loss / max(decisions, 1):.4f} per decision, "
+                f"largest {worst:.3f} ({time.time() - start:.0f} s)",
+                flush=True,
+            )
+
+
+if __name__ == "__main__":
+    main()

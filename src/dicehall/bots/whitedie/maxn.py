@@ -1,0 +1,325 @@
+"""Three or more players: every seat maximises its own chance of winning (max^n).
+
+``values[x_0, x_1, ..., x_{n-1}]`` holds the winning chances of every seat, for the
+scores ``x`` listed from the player on turn onwards in seat order (rotated so that
+the player on turn comes first), under max^n play: the player on turn maximises his
+own chance in every decision; his opponent in matching maximises *his own* chance
+(not the player's loss) in his forced reroll; the player picks the opponent that
+is best for him, after seeing his own dice.
+
+After a challenge scoring ``s`` the turn passes; the outcome is the vector
+``R[s]``: the player wins (``e_0``) if he reaches the target, else the values at the
+next player's rotated scores (rolled back into this rotation). ``R[0]`` is the
+value of the same scores with the next player on turn, so the ``n`` rotations of
+one score tuple form a cycle; every other successor has a higher total. Score
+tuples are solved from the highest total down, each cycle by policy iteration:
+fix every policy, solve the cycle's linear equations exactly, improve, repeat
+until nothing moves by more than ``tolerance``.
+
+Tic-tac-toe is valued by the shipped score minimax (the player maximises points,
+the opponent minimises them). That is the max^n outcome whenever the two sides'
+preferences over the reachable scores are opposite (the player's chance rises with
+his score, the opponent's falls); ``MaxnSolution.ttt_exact`` counts the positions
+where that holds for every opponent, and the rest are the documented approximation.
+
+Cost: one policy evaluation per position per iteration, so ``target ** n``
+positions: 9,261 for three players (exact, shipped), 194,481 for four (hours on
+one core), 4 million for five: beyond four players ``perfect`` uses the
+two-player approximation of ``winprob``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from dicehall.bots.whitedie import matching
+from dicehall.bots.whitedie.blas import one_thread
+from dicehall.bots.whitedie.dice import FOUR_PROB, N
+from dicehall.bots.whitedie.winprob import (
+    MAX_SCORE,
+    reroll_distribution,
+    tictactoe_distribution,
+)
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+
+MAXN_TABLES = Path(__file__).with_name("maxn3.npz")
+"""The shipped three-player table (default target and chart)."""
+
+EXACT_PLAYERS = (2, 3)
+"""Player counts whose perfect play is solved (two by ``winprob``, three here)."""
+
+
+# -- matching with two objectives ----------------------------------------------------
+@dataclass(frozen=True)
+class GeneralMatching:
+    """Matching where the player maximises ``U`` and the opponent maximises ``G``
+    (final tables over (player's multiset, opponent's multiset)).
+
+    ``u1``/``u2``/``u3``: the player's expected ``U`` at each stage; ``g3``: the
+    opponent's expected ``G`` after the player's last choice; choices ``c1`` (the
+    player's pair), ``c2`` (the opponent's pair), ``c3`` (-1 stand, else the die).
+    """
+
+    u1: FloatArray
+    u2: FloatArray
+    u3: FloatArray
+    g3: FloatArray
+    c1: IntArray
+    c2: IntArray
+    c3: IntArray
+
+
+def general_matching(big_u: FloatArray, big_g: FloatArray) -> GeneralMatching:
+    """Solve matching by backward induction with the two objectives (ties go to the
+    first option, standing first)."""
+    mv1, mv2 = matching.moves(1), matching.moves(2)
+    rer_u = np.where(mv1.valid[:, :, None], matching._float_stage3(big_u), -np.inf)
+    best3 = rer_u.max(axis=1)
+    take = best3 > big_u + 1e-12
+    c3 = np.where(take, rer_u.argmax(axis=1), -1)
+    u3 = np.where(take, best3, big_u)
+    rer_g = matching._float_stage3(big_g)
+    pick = np.take_along_axis(rer_g, np.maximum(c3, 0)[:, None, :], axis=1)[:, 0, :]
+    g3 = np.where(c3 >= 0, pick, big_g)
+    opts_g = np.where(mv2.valid[None, :, :], matching._float_opponent(g3), -np.inf)
+    best2 = opts_g.max(axis=2, keepdims=True)
+    c2 = np.argmax(opts_g >= best2 - 1e-12, axis=2)
+    u2 = np.take_along_axis(matching._float_opponent(u3), c2[:, :, None], axis=2)[:, :, 0]
+    opts1 = np.where(mv2.valid[:, :, None], matching._float_player_pair(u2), -np.inf)
+    c1 = opts1.argmax(axis=1)
+    u1 = opts1.max(axis=1)
+    return GeneralMatching(u1, u2, u3, g3, c1, c2, c3)
+
+
+# -- one position -------------------------------------------------------------------
+@dataclass(frozen=True)
+class TurnPlan:
+    """A turn at one position: the challenge score distribution (white 2..6) under
+    max^n play, the chosen matching opponent per own roll, and whether the score
+    order makes tic-tac-toe's score minimax the max^n outcome."""
+
+    distribution: FloatArray
+    opponent: IntArray
+    ttt_exact: bool
+
+
+@dataclass
+class _Turns:
+    chart: str
+    scores: IntArray  # matching score table
+    ttt: FloatArray  # tic-tac-toe score distribution
+
+    def plan(self, outcome: FloatArray) -> TurnPlan:
+        """``outcome[s]``: every seat's chance (rotated, player first) after ``s``."""
+        n = outcome.shape[1]
+        u = outcome[:, 0]
+        total = self.ttt.copy()
+        for white in (2, 5, 6):
+            total += reroll_distribution(white, u, self.chart)
+        sc = self.scores
+        big_u = u[sc]
+        best_value = np.full(N, -np.inf)
+        choice = np.zeros(N, dtype=np.int64)
+        plans = []
+        for j in range(1, n):
+            gm = general_matching(big_u, outcome[:, j][sc])
+            before = gm.u1 @ FOUR_PROB  # the player's value of each own roll
+            better = before > best_value + 1e-12
+            choice = np.where(better, j, choice)
+            best_value = np.where(better, before, best_value)
+            plans.append(gm)
+        final = np.zeros((N, N))
+        for j, gm in enumerate(plans, start=1):
+            rows = np.where(choice == j, FOUR_PROB, 0.0)
+            if rows.any():
+                final += matching.matching_mass(np.outer(rows, FOUR_PROB), gm.c1, gm.c2, gm.c3)
+        total += np.bincount(sc.ravel(), final.ravel(), MAX_SCORE + 1)
+        support = self.ttt > 0
+        exact = bool(
+            np.all(np.diff(u[support]) >= -1e-12)
+            and all(np.all(np.diff(outcome[support, j]) <= 1e-12) for j in range(1, n))
+        )
+        return TurnPlan(total / 5.0, choice, exact)
+
+
+@cache
+def _turns(chart: str) -> _Turns:
+    from dicehall.bots.whitedie.tables import load_tables
+
+    tables = load_tables()
+    return _Turns(chart, tables.matching, tictactoe_distribution(tables.tictactoe))
+
+
+def outcomes(
+    values: FloatArray, target: int, x: tuple[int, ...], cycle: FloatArray | None = None
+) -> FloatArray:
+    """``R[s]`` for the player on turn at rotated scores ``x``: every seat's chance
+    (same rotation) after he scores ``s`` and the turn passes. ``cycle`` replaces
+    the table's value of ``x`` rotated by one (the unknown ``R[0]`` while solving)."""
+    n = len(x)
+    out = np.zeros((MAX_SCORE + 1, n))
+    rest = x[1:]
+    for s in range(MAX_SCORE + 1):
+        if x[0] + s >= target:
+            out[s, 0] = 1.0
+            continue
+        nxt = values[(*rest, x[0] + s)] if s or cycle is None else cycle
+        out[s] = np.roll(nxt, 1)
+    return out
+
+
+def leads(x: tuple[int, ...]) -> bool:
+    """The player on turn leads or is tied for the lead (a white 1 ends his turn)."""
+    return x[0] >= max(x[1:])
+
+
+def turn_value(plan: TurnPlan, outcome: FloatArray, lead: bool) -> FloatArray:
+    """Every seat's chance at this position given the plan and the outcomes."""
+    challenge: FloatArray = plan.distribution @ outcome
+    if lead:
+        return np.asarray(1 / 6 * outcome[0] + 5 / 6 * challenge)
+    return challenge
+
+
+# -- the solver ---------------------------------------------------------------------
+@dataclass(frozen=True)
+class MaxnSolution:
+    """``values[rotated scores]``: every seat's winning chance (rotated the same way)."""
+
+    players: int
+    target: int
+    chart: str
+    values: FloatArray
+    iterations: int
+    ttt_exact: int
+    positions: int
+    seconds: float
+
+    def chances(self, scores: tuple[int, ...], turn: int) -> FloatArray:
+        """Each seat's chance (in seat order) with ``scores`` and ``turn`` to roll."""
+        n = self.players
+        x = tuple(scores[(turn + i) % n] for i in range(n))
+        v = self.values[x]
+        out = np.empty(n)
+        for i in range(n):
+            out[(turn + i) % n] = v[i]
+        return out
+
+
+@one_thread
+def solve_maxn(
+    players: int = 3,
+    target: int = 21,
+    chart: str = "standard",
+    *,
+    tolerance: float = 1e-12,
+    log: Callable[[str], None] | None = None,
+) -> MaxnSolution:
+    """Solve max^n White Die for ``players`` seats (see the module docstring).
+
+    :raises ValueError: for fewer than three players (``winprob`` solves two).
+    """
+    if players < 3:
+        raise ValueError("max^n is for three or more players; two are solved by winprob")
+    start = time.time()
+    turns = _turns(chart)
+    n = players
+    values = np.zeros((target,) * n + (n,))
+    iterations = 0
+    exact = 0
+    done: set[tuple[int, ...]] = set()
+    for total in range(n * (target - 1), -1, -1):
+        for x in itertools.product(range(target), repeat=n):
+            if sum(x) != total or x in done:
+                continue
+            cyc = [x[k:] + x[:k] for k in range(n)]  # cyc[k]: seat k of x on turn
+            done.update(cyc)
+            # absolute chances w[k] (seat order of x) with seat k on turn
+            w = np.full((n, n), 1.0 / n)
+            plans: list[TurnPlan] = []
+            for _ in range(50):
+                iterations += 1
+                consts, passes, plans = [], [], []
+                for k in range(n):
+                    # the unknown R[0]: the next seat on turn, in his own rotation
+                    nxt = np.roll(w[(k + 1) % n], -((k + 1) % n))
+                    out = outcomes(values, target, cyc[k], cycle=nxt)
+                    plan = turns.plan(out)
+                    plans.append(plan)
+                    lead = leads(cyc[k])
+                    # value = const + a * (value with seat k+1 on turn), in seat k's rotation
+                    dist = plan.distribution
+                    c = dist[1:] @ out[1:]
+                    a = dist[0]
+                    if lead:
+                        c, a = 5 / 6 * c, 5 / 6 * a + 1 / 6
+                    consts.append(np.roll(c, k))  # back to x's seat order
+                    passes.append(a)
+                # w_k = c_k + a_k w_{k+1}: solve the cycle exactly
+                new = np.zeros((n, n))
+                acc, factor = np.zeros(n), 1.0
+                for k in range(n):
+                    acc += factor * consts[k]
+                    factor *= passes[k]
+                new[0] = acc / (1.0 - factor)
+                for k in range(n - 1, 0, -1):
+                    new[k] = consts[k] + passes[k] * new[(k + 1) % n]
+                change = float(np.abs(new - w).max())
+                w = new
+                if change < tolerance:
+                    break
+            for k in range(n):
+                values[cyc[k]] = np.roll(w[k], -k)
+            exact += sum(p.ttt_exact for p in plans)
+        if log is not None:
+            log(f"score total {total}: done ({time.time() - start:.0f} s)")
+    return MaxnSolution(n, target, chart, values, iterations, exact, target**n, time.time() - start)
+
+
+def bellman_residual(sol: MaxnSolution, positions: list[tuple[int, ...]] | None = None) -> float:
+    """Largest violation of the max^n equations (all positions, or those given)."""
+    turns = _turns(sol.chart)
+    worst = 0.0
+    todo = positions or list(itertools.product(range(sol.target), repeat=sol.players))
+    for x in todo:
+        out = outcomes(sol.values, sol.target, x)
+        v = turn_value(turns.plan(out), out, leads(x))
+        worst = max(worst, float(np.abs(v - sol.values[x]).max()))
+    return worst
+
+
+# -- shipped table ------------------------------------------------------------------
+def save(sol: MaxnSolution, path: Path = MAXN_TABLES) -> Path:
+    """Write a solution (compressed) for shipping or caching."""
+    meta = np.array([sol.players, sol.target, sol.iterations, sol.ttt_exact, sol.seconds])
+    tmp = path.with_name(path.name + ".tmp.npz")
+    np.savez_compressed(tmp, values=sol.values, meta=meta, chart=np.array(sol.chart))
+    tmp.replace(path)
+    load_maxn.cache_clear()
+    return path
+
+
+@cache
+def load_maxn(players: int = 3, target: int = 21, chart: str = "standard") -> MaxnSolution | None:
+    """The shipped max^n table for these options, or None."""
+    if not MAXN_TABLES.exists():
+        return None
+    with np.load(MAXN_TABLES) as data:
+        meta = data["meta"]
+        if (int(meta[0]), int(meta[1]), str(data["chart"])) != (players, target, chart):
+            return None
+        values = data["values"]
+    return MaxnSolution(
+        players, target, chart, values, int(meta[2]), int(meta[3]), target**players,
+        float(meta[4]),
+    )  # fmt: skip
