@@ -14,6 +14,9 @@ from dicehall.core.fairness import commitment, new_server_seed
 from dicehall.server.service import GameService
 from dicehall.server.storage import Store, hash_token
 
+#: the newest schema revision
+HEAD = "0004"
+
 
 def legacy_schema(engine: sa.Engine, prefix: str) -> None:
     """The tables exactly as ``Store`` created them on main before migrations existed."""
@@ -78,7 +81,7 @@ def check_upgrade(url: str, prefix: str) -> None:
     engine.dispose()
     store = Store(url, prefix=prefix)  # upgrades in place
     try:
-        assert store.revision() == "0002"
+        assert store.revision() == HEAD
         columns = {c["name"] for c in sa.inspect(store.engine).get_columns(f"{prefix}seats")}
         assert "seeded" in columns
         service = GameService(store, bot_delay=0)
@@ -93,7 +96,7 @@ def check_upgrade(url: str, prefix: str) -> None:
         assert store.get_game(game_id).seats[0].seeded is False
         service.close()
         again = Store(url, prefix=prefix)  # a second start finds nothing to do
-        assert again.revision() == "0002" and again.get_game("old1").status == "playing"
+        assert again.revision() == HEAD and again.get_game("old1").status == "playing"
         again.close()
     finally:
         store.drop_all()
@@ -114,5 +117,5 @@ def test_postgres_database_of_the_previous_schema_upgrades() -> None:
 
 def test_a_new_database_gets_the_newest_schema(tmp_path: Path) -> None:
     store = Store(f"sqlite:///{tmp_path / 'new.sqlite3'}")
-    assert store.revision() == "0002"
+    assert store.revision() == HEAD
     store.close()

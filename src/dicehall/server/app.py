@@ -25,6 +25,8 @@ from pydantic import BaseModel, Field
 from dicehall.core.errors import DicehallError
 from dicehall.core.fairness import verify_record
 from dicehall.core.registry import game_class, registered_games
+from dicehall.server import accounts as accounts_module
+from dicehall.server import ratings as ratings_module
 from dicehall.server.limits import AddressLimiter, Limits, TokenBucket, clip
 from dicehall.server.service import (
     OPTION_CAP,
@@ -54,6 +56,8 @@ STATUS = {
     "not_finished": 409,
     "too_long": 413,
     "already_seeded": 409,
+    **accounts_module.STATUS,
+    "unknown_player": 404,
 }
 
 
@@ -71,6 +75,7 @@ class CreateGame(BaseModel):
     )
     seat: int | None = Field(0, description="the creator's seat (0 moves first); null: random")
     name: str | None = Field(None, max_length=40, description="the creator's guest name")
+    rated: bool = Field(False, description="a rated game (logged in, against a bot or friends)")
     seed: str = Field(
         "",
         max_length=64,
@@ -371,6 +376,9 @@ def create_app(
     store = store or Store(db, prefix=prefix)
     service = GameService(store, bot_delay=bot_delay, limits=limits, bot_workers=bot_workers)
     hub = Hub(service)
+    accounts = accounts_module.Accounts(store)
+    ratings = ratings_module.Ratings(store, accounts)
+    service.listeners.append(ratings.on_commit)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -384,6 +392,10 @@ def create_app(
         async def expire_loop() -> None:
             while True:
                 try:
+                    # rated games whose server stopped before their rating update
+                    rated = await asyncio.to_thread(ratings.sweep)
+                    if rated:
+                        log.info("rated %d finished games that were not rated yet", rated)
                     expired = await asyncio.to_thread(service.expire)
                     if expired:
                         log.info("expired %d abandoned games", len(expired))
@@ -407,6 +419,8 @@ def create_app(
     app.state.service = service
     app.state.hub = hub
     app.state.limits = limits
+    app.state.accounts = accounts
+    app.state.ratings = ratings
     app.add_middleware(Guard, limits=limits)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
@@ -449,6 +463,9 @@ def create_app(
         return page("fairness.html")
 
     # -- HTTP API --------------------------------------------------------------
+    app.include_router(accounts_module.router(accounts))
+    app.include_router(ratings_module.router(ratings))
+
     @app.get("/api/catalog", tags=["lobby"])
     def catalog() -> list[dict[str, Any]]:
         """Every game with its options and the opponents the server can play."""
@@ -490,8 +507,9 @@ def create_app(
         return service.lobby()
 
     @app.post("/api/games", tags=["games"], status_code=201)
-    def create_game(body: CreateGame) -> dict[str, Any]:
-        """Create a game. Keep the returned tokens secret: they are the seats.
+    def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
+        """Create a game. Keep the returned tokens secret: they are the seats. Logged in,
+        the creator plays under his username and his seats are bound to his account.
 
         The game waits for the creator's player seed, sent with ``POST
         /api/games/{id}/seed`` now that the returned commitment is public (a seed in this
@@ -502,13 +520,16 @@ def create_app(
                 "send your player seed after the game's commitment is published: create "
                 "without a seed, then POST /api/games/{id}/seed",
             )
+        account = accounts.current(request)
         game_id, tokens = service.create(
             body.game,
             body.options,
             opponent=body.opponent,
             seat=body.seat,
-            name=body.name,
+            name=account.username if account else body.name,
             seed=None,
+            account_id=account.id if account else None,
+            rated=body.rated,
         )
         live = service.get(game_id)
         return {
@@ -535,11 +556,31 @@ def create_app(
         return service.snapshot(live, service.seats_for(live, header_tokens(request)))
 
     @app.post("/api/games/{game_id}/join", tags=["games"])
-    def join_game(game_id: str, body: JoinGame) -> dict[str, Any]:
+    def join_game(game_id: str, body: JoinGame, request: Request) -> dict[str, Any]:
         """Claim an open seat; returns its secret token. The game's commitment is public
-        before anyone can join, so the joiner's seed comes with the join."""
-        seat, token = service.join(game_id, body.seat, body.name, body.seed)
+        before anyone can join, so the joiner's seed comes with the join. Logged in, the
+        joiner plays under his username and the seat is bound to his account."""
+        account = accounts.current(request)
+        seat, token = service.join(
+            game_id,
+            body.seat,
+            account.username if account else body.name,
+            body.seed,
+            account_id=account.id if account else None,
+        )
         return {"id": game_id, "seat": seat, "token": token}
+
+    @app.post("/api/games/{game_id}/resume", tags=["games"])
+    def resume(game_id: str, request: Request) -> dict[str, Any]:
+        """Logged in: new tokens for your seats of the game, to go on playing in this
+        browser (the tokens of the other browser stop working)."""
+        account = accounts.current(request)
+        if account is None:
+            raise ServiceError("not_logged_in", "log in to resume your seats of a game")
+        tokens = service.resume(game_id, account.id)
+        if not tokens:
+            raise ServiceError("not_your_seat", "none of this game's seats is bound to you")
+        return {"id": game_id, "tokens": tokens}
 
     @app.post("/api/games/{game_id}/act", tags=["games"])
     def act(game_id: str, body: ActBody, request: Request) -> dict[str, Any]:
@@ -548,6 +589,16 @@ def create_app(
         seats = service.seats_for(live, body.tokens or header_tokens(request))
         seq = service.act(game_id, seats, body.text, body.seq)
         return {"ok": True, "seq": seq}
+
+    @app.post("/api/games/{game_id}/resign", tags=["games"])
+    def resign(game_id: str, body: Tokens, request: Request) -> dict[str, Any]:
+        """Resign: the game ends now and your seat loses (tokens in the body or the
+        ``X-Seat-Token`` header)."""
+        live = service.get(game_id)
+        seat = service.resign(
+            game_id, service.seats_for(live, body.tokens or header_tokens(request))
+        )
+        return {"ok": True, "seat": seat, "result": live.row.result}
 
     @app.post("/api/games/{game_id}/rematch", tags=["games"])
     def rematch(game_id: str, body: Tokens) -> dict[str, Any]:
@@ -732,9 +783,17 @@ def create_app(
                 log.exception("act %r in game %s failed", clip(text, 60), conn.game_id)
                 return error("internal_error", clip(f"the server failed: {exc}", 200), ref)
             return {"type": "ok", "v": PROTOCOL_VERSION, "ref": ref, "seq": new_seq}
+        if kind == "resign":
+            if conn.game_id is None:
+                return error("not_joined", "send a join message first", ref)
+            try:
+                seat = await asyncio.to_thread(service.resign, conn.game_id, conn.seats)
+            except ServiceError as exc:
+                return error(exc.code, exc.message, ref)
+            return {"type": "ok", "v": PROTOCOL_VERSION, "ref": ref, "resigned": seat}
         return error(
             "bad_message",
-            f"unknown message type {clip(str(kind), 30)!r}; expected join, act or ping",
+            f"unknown message type {clip(str(kind), 30)!r}; expected join, act, resign or ping",
             ref,
         )
 

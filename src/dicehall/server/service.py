@@ -300,6 +300,8 @@ class GameService:
         name: str | None = None,
         seed: str | None = "",
         rematch_of: str | None = None,
+        account_id: str | None = None,
+        rated: bool = False,
     ) -> tuple[str, dict[int, str]]:
         """Create a game; returns its id and the creator's tokens by seat.
 
@@ -312,7 +314,9 @@ class GameService:
         sent with ``provide_seed`` once the commitment is public, and the game starts then. A
         string is taken as the seed at once: for trusted callers in the same process (tests,
         benchmarks), since a seed that arrives with the creation lets a server choose its seed
-        after seeing it.
+        after seeing it. ``account_id``: the creator is logged in; his seats are bound to the
+        account. ``rated``: the game changes the ratings of its players (each needs an
+        account: a rated game is against a bot or friends, never local).
 
         :raises ServiceError: ``bad_request`` for an unknown game, option, opponent or seat.
         """
@@ -335,6 +339,12 @@ class GameService:
             raise ServiceError("bad_request", f"seat must be 0..{n - 1} for {game.name}")
         opponent = opponent.strip().lower()[:60]
         mode = opponent if opponent in ("friend", "local") else "bot"
+        if rated and (account_id is None or mode == "local"):
+            raise ServiceError(
+                "bad_request",
+                "a rated game needs you logged in and an opponent (a bot or a friend), "
+                "not local play; guests play casual games",
+            )
         if mode == "bot":
             allowed = list(self.bot_specs(game.name))
             if opponent == "human":
@@ -370,6 +380,7 @@ class GameService:
                         hash_token(token),
                         seed or "",
                         seeded=seed is not None,
+                        account_id=account_id,
                     )
                 )
             elif mode == "friend":
@@ -390,6 +401,7 @@ class GameService:
             updated=now,
             rematch_of=rematch_of,
             seats=seats,
+            rated=bool(rated),
         )
         self.store.create_game(row)
         self.get(row.id)  # folds it and, when every seat is ready, rolls the first dice
@@ -425,12 +437,18 @@ class GameService:
                     )
 
     def join(
-        self, game_id: str, seat: int | None, name: str | None, seed: str | None = ""
+        self,
+        game_id: str,
+        seat: int | None,
+        name: str | None,
+        seed: str | None = "",
+        account_id: str | None = None,
     ) -> tuple[int, str]:
         """Claim an open seat (the first open one when ``seat`` is None); returns its token.
 
         The game's commitment is public before anybody can join it, so the joiner's seed may
         come with the join; ``seed=None``: it comes later, with ``provide_seed``.
+        ``account_id``: the joiner is logged in; the seat is bound to the account.
         """
         if seed is not None:
             try:
@@ -444,6 +462,12 @@ class GameService:
                 raise ServiceError("seat_taken", "every seat of this game is taken; watch it")
             if seat is None:
                 seat = open_seats[0]
+            if live.row.rated and account_id is None:
+                raise ServiceError(
+                    "not_logged_in", "log in to play a rated game; guests play casual games"
+                )
+            if live.row.rated and any(s.account_id == account_id for s in live.row.seats):
+                raise ServiceError("seat_taken", "you already have a seat in this rated game")
             if seat not in open_seats:
                 raise ServiceError(
                     "seat_taken",
@@ -459,12 +483,14 @@ class GameService:
                 seed or "",
                 seeded=seed is not None,
                 seq=live.seq,
+                account_id=account_id,
             ):
                 self._reload(live)
                 raise ServiceError("seat_taken", f"seat {seat + 1} was just taken")
             s = live.row.seats[seat]
             s.name, s.token_hash = label, hash_token(token)
             s.player_seed, s.seeded = seed or "", seed is not None
+            s.account_id = account_id
             live.dice = FairDice(live.row.server_seed, [x.player_seed for x in live.row.seats])
             live.touch()
             if self._ready(live):
@@ -472,6 +498,54 @@ class GameService:
             else:
                 self._notify(live, [])
             return seat, token
+
+    def resign(self, game_id: str, seats: Sequence[int]) -> int:
+        """The holder of ``seats`` resigns: the game ends at once and his seat loses.
+        Returns the seat that resigned (the one to move among ``seats``, else the first).
+
+        The result: -1 for the resigning seat, +1 for every other (in a White Die game of 3
+        to 6 players the others share the win). Backgammon resigns a single game (or a
+        match) outright; resigning a gammon or backgammon comes with match play.
+
+        :raises ServiceError: ``not_your_seat`` without a seat, ``not_started`` before the
+            game starts, ``game_over`` after it ended.
+        """
+        live = self.get(game_id)
+        with live.lock:
+            mine = [s for s in seats if 0 <= s < len(live.row.seats)]
+            if not mine:
+                raise ServiceError("not_your_seat", "resign needs the token of one of your seats")
+            if live.row.status == "waiting":
+                raise ServiceError("not_started", "the game has not started: leave it instead")
+            if live.row.status != "playing" or live.state.is_terminal():
+                raise ServiceError("game_over", "the game is over")
+            to_move = live.state.current_player()
+            seat = to_move if to_move in mine else mine[0]
+            result = [1.0] * len(live.row.seats)
+            result[seat] = -1.0
+            if not self.store.finish(game_id, result, f"resign:{seat}", seq=live.seq):
+                self._reload(live)
+                raise ServiceError("game_over", "the game ended first")
+            live.row.status, live.row.result, live.row.ended = "finished", result, f"resign:{seat}"
+            live.touch()
+            self._notify(live, [])
+            return seat
+
+    def resume(self, game_id: str, account_id: str) -> dict[int, str]:
+        """New tokens for the seats of ``game_id`` bound to ``account_id``: its player goes on
+        from another browser (the tokens held before stop working). Empty: no seat is his."""
+        live = self.get(game_id)
+        tokens: dict[int, str] = {}
+        with live.lock:
+            for s in live.row.seats:
+                if s.account_id != account_id:
+                    continue
+                token = secrets.token_urlsafe(24)
+                if self.store.rebind_token(game_id, s.seat, account_id, hash_token(token)):
+                    s.token_hash = hash_token(token)
+                    tokens[s.seat] = token
+            live.touch()
+        return tokens
 
     def provide_seed(self, game_id: str, seats: Sequence[int], seed: str) -> list[int]:
         """Give the held ``seats`` that wait for it their player seed; returns those seeded.
@@ -829,6 +903,7 @@ class GameService:
             "title": live.game.title,
             "options": dict(live.row.options),
             "mode": live.row.mode,
+            "rated": live.row.rated,
             "status": live.row.status,
             "seq": live.seq,
             "players": [
@@ -839,6 +914,7 @@ class GameService:
                     "spec": s.spec,
                     "claimed": s.claimed,
                     "seeded": s.seeded,
+                    "account": s.account_id is not None,
                 }
                 for s in live.row.seats
             ],
@@ -846,8 +922,9 @@ class GameService:
             "view": view.state_view(state),
             "last": live.last,
             "log": [e.to_dict() for e in live.log],
-            "returns": state.returns() if terminal else None,
-            "summary": view.summary(state) if terminal else None,
+            "returns": state.returns() if terminal else live.row.result,
+            "summary": view.summary(state) if terminal else _ended_summary(live.row),
+            "ended": live.row.ended,
             "text": state.render(None),
             "fairness": self.fairness(live),
             "rematch": live.row.rematch,
@@ -921,6 +998,9 @@ class GameService:
             )
             if live.state.is_terminal():
                 record.meta["returns"] = live.state.returns()
+            elif live.row.ended:  # resigned: the position is not final, the result is
+                record.meta["ended"] = live.row.ended
+                record.meta["result"] = live.row.result
         # every roll with its dice, so the browser can recompute them from the seeds
         checks = check_rolls(record, live.row.server_seed, record.meta["fairness"]["player_seeds"])
         record.meta["fairness"]["rolls"] = [c.to_dict() for c in checks]
@@ -1088,9 +1168,18 @@ def _row_key(row: GameRow) -> tuple[Any, ...]:
     """What of a game row a client sees change (to tell whether a catch-up changed it)."""
     return (
         row.status,
+        row.ended,
         row.rematch,
         tuple((s.name, s.token_hash, s.seeded) for s in row.seats),
     )
+
+
+def _ended_summary(row: GameRow) -> str | None:
+    """The result line of a game ended other than by the rules, naming the players."""
+    if row.ended and row.ended.startswith("resign:"):
+        seat = int(row.ended.split(":", 1)[1])
+        return f"{row.seats[seat].name} resigned"
+    return None
 
 
 def _seat_or_none(state: State) -> int | None:

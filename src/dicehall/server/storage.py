@@ -37,6 +37,11 @@ from dicehall.core.errors import DicehallError
 log = logging.getLogger("dicehall.server")
 
 
+#: the tables that the modules on a store (accounts.py, ratings.py) define; ``drop_all`` drops
+#: them too
+MODULE_TABLES = ("accounts", "sessions", "ratings", "rating_changes")
+
+
 class ConflictError(DicehallError):
     """Another writer appended the same action number first."""
 
@@ -83,6 +88,7 @@ class SeatRow:
     token_hash: str | None = None
     player_seed: str = ""
     seeded: bool = True  # False while a taken seat waits for its player seed
+    account_id: str | None = None  # the account of a logged-in player (accounts.py)
 
     @property
     def claimed(self) -> bool:
@@ -104,6 +110,8 @@ class GameRow:
     rematch_of: str | None = None
     rematch: str | None = None
     seats: list[SeatRow] = field(default_factory=list)
+    rated: bool = False  # a rated game changes its players' ratings (ratings.py)
+    ended: str | None = None  # how it ended other than by the rules: "resign:SEAT"
 
 
 @dataclass
@@ -159,6 +167,8 @@ class Store:
             sa.Column("result", sa.Text),
             sa.Column("rematch_of", sa.String(32)),
             sa.Column("rematch", sa.String(32)),
+            sa.Column("rated", sa.Boolean, nullable=False, default=False),
+            sa.Column("ended", sa.String(40)),
         )
         self.seats = sa.Table(
             f"{prefix}seats",
@@ -171,6 +181,7 @@ class Store:
             sa.Column("token_hash", sa.String(64)),
             sa.Column("player_seed", sa.String(64), nullable=False, default=""),
             sa.Column("seeded", sa.Boolean, nullable=False, default=True),
+            sa.Column("account_id", sa.String(32)),
         )
         self.actions = sa.Table(
             f"{prefix}actions",
@@ -267,6 +278,7 @@ class Store:
                     result=None,
                     rematch_of=row.rematch_of,
                     rematch=None,
+                    rated=row.rated,
                 )
             )
             for s in row.seats:
@@ -280,6 +292,7 @@ class Store:
                         token_hash=s.token_hash,
                         player_seed=s.player_seed,
                         seeded=s.seeded,
+                        account_id=s.account_id,
                     )
                 )
             self._notify(conn, row.id, 0)
@@ -299,6 +312,8 @@ class Store:
             rematch_of=r.rematch_of,
             rematch=r.rematch,
             seats=seats,
+            rated=bool(r.rated),
+            ended=r.ended,
         )
 
     def _seats_of(self, conn: Any, ids: list[str]) -> dict[str, list[SeatRow]]:
@@ -312,7 +327,16 @@ class Store:
         )
         for s in rows:
             out[s.game_id].append(
-                SeatRow(s.seat, s.kind, s.spec, s.name, s.token_hash, s.player_seed or "", s.seeded)
+                SeatRow(
+                    s.seat,
+                    s.kind,
+                    s.spec,
+                    s.name,
+                    s.token_hash,
+                    s.player_seed or "",
+                    s.seeded,
+                    s.account_id,
+                )
             )
         return out
 
@@ -347,9 +371,11 @@ class Store:
         *,
         seeded: bool = True,
         seq: int = 0,
+        account_id: str | None = None,
     ) -> bool:
         """Give an open human seat its token; False if somebody claimed it first.
-        ``seeded=False``: the player seed comes later (``set_seed``)."""
+        ``seeded=False``: the player seed comes later (``set_seed``); ``account_id`` binds the
+        seat to a logged-in player's account."""
         with self._write_lock, self.engine.begin() as conn:
             res = conn.execute(
                 self.seats.update()
@@ -359,12 +385,34 @@ class Store:
                     self.seats.c.kind == "human",
                     self.seats.c.token_hash.is_(None),
                 )
-                .values(name=name, token_hash=token_hash, player_seed=seed, seeded=seeded)
+                .values(
+                    name=name,
+                    token_hash=token_hash,
+                    player_seed=seed,
+                    seeded=seeded,
+                    account_id=account_id,
+                )
             )
             conn.execute(
                 self.games.update().where(self.games.c.id == game_id).values(updated=time.time())
             )
             self._notify(conn, game_id, seq)
+            return bool(res.rowcount == 1)
+
+    def rebind_token(self, game_id: str, seat: int, account_id: str, token_hash: str) -> bool:
+        """Give the seat bound to ``account_id`` a new token (its owner resumes from another
+        browser; the old token stops working); False if the seat is not bound to it."""
+        with self._write_lock, self.engine.begin() as conn:
+            res = conn.execute(
+                self.seats.update()
+                .where(
+                    self.seats.c.game_id == game_id,
+                    self.seats.c.seat == seat,
+                    self.seats.c.account_id == account_id,
+                )
+                .values(token_hash=token_hash)
+            )
+            self._notify(conn, game_id, -1)
             return bool(res.rowcount == 1)
 
     def set_seed(self, game_id: str, seat: int, seed: str, *, seq: int = 0) -> bool:
@@ -390,6 +438,20 @@ class Store:
                 .values(status=status, updated=time.time())
             )
             self._notify(conn, game_id, seq)
+
+    def finish(self, game_id: str, result: list[float], ended: str, *, seq: int = 0) -> bool:
+        """End a game in play other than by its rules (a resignation): status ``finished``
+        with ``result`` and the reason ``ended``; False if it was not in play any more."""
+        with self._write_lock, self.engine.begin() as conn:
+            res = conn.execute(
+                self.games.update()
+                .where(self.games.c.id == game_id, self.games.c.status == "playing")
+                .values(
+                    status="finished", result=json.dumps(result), ended=ended, updated=time.time()
+                )
+            )
+            self._notify(conn, game_id, seq)
+            return bool(res.rowcount == 1)
 
     def set_rematch(self, game_id: str, rematch_id: str, *, seq: int = 0) -> None:
         with self._write_lock, self.engine.begin() as conn:
@@ -503,8 +565,11 @@ class Store:
             return [ActionRow(r.seq, r.actor, r.text, r.created) for r in rows]
 
     def drop_all(self) -> None:
-        """Remove this store's tables (tests clean up with it)."""
+        """Remove this store's tables, and those of the modules on it (tests clean up)."""
         self.metadata.drop_all(self.engine)
+        with self.engine.begin() as conn:
+            for name in MODULE_TABLES:
+                conn.execute(sa.text(f'DROP TABLE IF EXISTS "{self.prefix}{name}"'))
         with self.engine.begin() as conn:
             conn.execute(sa.text(f"DROP TABLE IF EXISTS {self.prefix}alembic_version"))
         self.engine.dispose()

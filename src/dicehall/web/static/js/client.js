@@ -127,6 +127,41 @@ export function act(text) {
   });
 }
 
+/** Resign the game for my seats; resolves when the server accepted it. */
+export function resign() {
+  return new Promise((resolve, reject) => {
+    state.ref += 1;
+    const ref = state.ref;
+    if (!send({ type: "resign", ref })) {
+      message("offline: not resigned; reconnecting…", "error");
+      return reject({ code: "disconnected", message: "offline" });
+    }
+    state.pending.set(ref, { resolve, reject });
+  });
+}
+
+/** A Resign button that asks once more before it resigns (no modal dialog). */
+function resignButton() {
+  const button = html("button", { class: "btn", "data-button": "resign" }, "Resign");
+  button.onclick = async () => {
+    if (button.dataset.armed !== "1") {
+      button.dataset.armed = "1";
+      button.textContent = "Really resign? Click again";
+      setTimeout(() => {
+        button.dataset.armed = "";
+        button.textContent = "Resign";
+      }, 4000);
+      return;
+    }
+    try {
+      await resign();
+    } catch (err) {
+      message(err.message, "error");
+    }
+  };
+  return button;
+}
+
 function onMessage(msg) {
   const waiting = msg.ref !== undefined && state.pending.get(msg.ref);
   switch (msg.type) {
@@ -324,7 +359,9 @@ function renderResult(snap) {
     html("a", { href: `/g/${gameId}/fairness`, class: "btn", "data-button": "fairness" }, "Fairness check"));
   if (snap.status !== "finished") {
     box.hidden = true;
-    $("links").replaceChildren(links);
+    const mine = (snap.you || []).length > 0 && snap.status === "playing";
+    const kept = $("links").querySelector("[data-button='resign']");
+    $("links").replaceChildren(...(mine ? [kept || resignButton(), links] : [links]));
     return;
   }
   $("links").replaceChildren();
