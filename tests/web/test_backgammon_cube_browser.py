@@ -32,6 +32,7 @@ def play_one_match(page: Any, answers: list[str], seen: dict[str, int]) -> dict[
         if phase == "cube":
             page.wait_for_selector('#board [data-button="roll"]')
             if "double" in snap["legal"]:
+                doubled_to = 2 * snap["view"]["cube"]["value"]  # a redouble goes to 4, 8, ...
                 click(page, "double")
                 after = wait_my_turn_or_end(page, snapshot(page)["seq"] - 1, timeout=30_000)
                 answer = after["log"][-1]["text"] if after["log"] else ""
@@ -42,7 +43,7 @@ def play_one_match(page: Any, answers: list[str], seen: dict[str, int]) -> dict[
                 seen[answer] = seen.get(answer, 0) + 1
                 if answer == "take":
                     cube = page.locator("#board g[data-cube]")
-                    assert cube.get_attribute("data-cube") == "2"
+                    assert cube.get_attribute("data-cube") == str(doubled_to)
                     assert cube.get_attribute("data-owner") != "centre"
             else:
                 click(page, "roll")
