@@ -546,34 +546,6 @@ def _replace(state: WhiteDieState, **changes: Any) -> WhiteDieState:
     return new
 
 
-__all__ = [
-    "CHOOSE",
-    "MATCH_LAST",
-    "MATCH_OPPONENT",
-    "MATCH_PLAYER",
-    "OPPONENT_ROLL",
-    "OPPONENT_SIDE",
-    "OVER",
-    "PLAYER_SIDE",
-    "REROLL",
-    "ROLL",
-    "START",
-    "TICTACTOE",
-    "Action",
-    "ChallengeResult",
-    "ChooseOpponent",
-    "Place",
-    "Reroll",
-    "Roll",
-    "Stand",
-    "WhiteDie",
-    "WhiteDieState",
-    "multiset_outcomes",
-    "remove",
-    "sub_multisets",
-]
-
-
 # The board module's names are re-exported (most callers import them from here).
 __all__ = [
     "CHOOSE",
