@@ -51,7 +51,11 @@ def test_complete_game_against_random_bot(server: Any, context: Any, new_game: A
     page.goto(f"{server.url}/g/{game['id']}")
     page.click('[data-button="rematch"]')
     page.wait_for_url(lambda url: game["id"] not in url)
-    page.wait_for_function("window.dicehall && window.dicehall.snapshot")
+    # the page sends its player seed once the new game's commitment is shown; the game
+    # starts then, so wait for that rather than read the first snapshot
+    page.wait_for_function(
+        "window.dicehall?.snapshot?.rematch_of && window.dicehall.snapshot.status !== 'waiting'"
+    )
     again = snapshot(page)
     assert again["id"] != game["id"] and again["rematch_of"] == game["id"]
     assert again["you"] == [0] and again["status"] == "playing"
