@@ -1,0 +1,30 @@
+// Messages in the reader's language. Every user-visible string in the browser goes through t():
+// the msgid is the English text itself (as in gettext), and `{name}` placeholders are filled
+// from `params`, so a sentence is translated whole and its words can move.
+//
+//   import { t } from "./i18n.js";
+//   t("Your turn");                      // "Sua vez" in Portuguese
+//   t("{name} wins", { name: "Ann" });   // "Ann vence"
+//
+// The catalogue of the page's language is installed with setCatalog(); without one (English),
+// t() returns the msgid with its placeholders filled.
+
+let catalog = {};
+
+/** Install the messages of the page's language: an object {msgid: translation}. */
+export function setCatalog(messages) {
+  catalog = messages && typeof messages === "object" ? messages : {};
+}
+
+/** The translation of `msgid` with `{key}` placeholders replaced by `params[key]`. */
+export function t(msgid, params = {}) {
+  const text = Object.prototype.hasOwnProperty.call(catalog, msgid) && catalog[msgid] ? catalog[msgid] : msgid;
+  return text.replace(/\{(\w+)\}/g, (whole, key) =>
+    Object.prototype.hasOwnProperty.call(params, key) ? String(params[key]) : whole,
+  );
+}
+
+/** The page's language code, from <html lang> (set by the server from Accept-Language or the switch). */
+export function lang() {
+  return document.documentElement.lang || "en";
+}
