@@ -18,7 +18,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
@@ -26,6 +26,7 @@ from dicehall.core.errors import DicehallError
 from dicehall.core.fairness import verify_record
 from dicehall.core.registry import game_class, registered_games
 from dicehall.server import accounts as accounts_module
+from dicehall.server import i18n
 from dicehall.server import ratings as ratings_module
 from dicehall.server.limits import AddressLimiter, Limits, TokenBucket, clip
 from dicehall.server.service import (
@@ -438,29 +439,62 @@ def create_app(
     async def _service_error(request: Request, exc: ServiceError) -> JSONResponse:
         return JSONResponse({"error": exc.to_dict()}, status_code=STATUS.get(exc.code, 400))
 
-    # -- pages ---------------------------------------------------------------
-    def page(name: str) -> FileResponse:
-        return FileResponse(WEB / name, headers={"Cache-Control": "no-cache"})
+    # -- pages (server-rendered in the reader's language: dicehall.server.i18n) ----------
+    def page(name: str, request: Request) -> HTMLResponse:
+        lang = i18n.request_language(request.headers, request.cookies)
+        here = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+        body = i18n.render(name, lang, here=here)
+        # the page differs by language: caches must key on the header and the cookie
+        headers = {"Cache-Control": "no-cache", "Vary": "Accept-Language, Cookie"}
+        return HTMLResponse(body, headers=headers)
 
     @app.get("/", include_in_schema=False)
-    async def lobby_page() -> FileResponse:
-        return page("lobby.html")
+    async def lobby_page(request: Request) -> HTMLResponse:
+        return page("lobby.html", request)
 
     @app.get("/g/{game_id}", include_in_schema=False)
-    async def game_page(game_id: str) -> FileResponse:
-        return page("game.html")
+    async def game_page(game_id: str, request: Request) -> HTMLResponse:
+        return page("game.html", request)
 
     @app.get("/g/{game_id}/replay", include_in_schema=False)
-    async def replay_page(game_id: str) -> FileResponse:
-        return page("replay.html")
+    async def replay_page(game_id: str, request: Request) -> HTMLResponse:
+        return page("replay.html", request)
 
     @app.get("/fairness", include_in_schema=False)
-    async def fairness_page() -> FileResponse:
-        return page("fairness.html")
+    async def fairness_page(request: Request) -> HTMLResponse:
+        return page("fairness.html", request)
 
     @app.get("/g/{game_id}/fairness", include_in_schema=False)
-    async def game_fairness_page(game_id: str) -> FileResponse:
-        return page("fairness.html")
+    async def game_fairness_page(game_id: str, request: Request) -> HTMLResponse:
+        return page("fairness.html", request)
+
+    @app.get("/lang/{lang}", include_in_schema=False)
+    async def switch_language(lang: str, next: str = "/") -> RedirectResponse:
+        """The language switch: remember ``lang`` in a cookie and go back to ``next`` (a path
+        of this site only: never an open redirect)."""
+        if lang not in i18n.LANGUAGES:
+            raise ServiceError(
+                "bad_request",
+                f"language {clip(lang, 20)!r}: expected one of {', '.join(i18n.LANGUAGES)}",
+            )
+        if not next.startswith("/") or next.startswith("//") or "\\" in next:
+            next = "/"
+        response = RedirectResponse(next, status_code=303)
+        response.set_cookie(
+            i18n.COOKIE, lang, max_age=i18n.COOKIE_AGE, samesite="lax", httponly=True
+        )
+        return response
+
+    @app.get("/api/i18n/{lang}.json", tags=["lobby"])
+    def message_catalogue(lang: str) -> dict[str, Any]:
+        """The browser's messages of ``lang`` ({English msgid: translation}), derived from the
+        server's gettext catalogue (``web/locale/<lang>/LC_MESSAGES/messages.po``)."""
+        if lang not in i18n.LANGUAGES:
+            raise ServiceError(
+                "bad_request",
+                f"language {clip(lang, 20)!r}: expected one of {', '.join(i18n.LANGUAGES)}",
+            )
+        return {"lang": lang, "languages": i18n.LANGUAGES, "messages": i18n.messages(lang)}
 
     # -- HTTP API --------------------------------------------------------------
     app.include_router(accounts_module.router(accounts))
