@@ -2,6 +2,8 @@
 
 import { clear, html } from "./dom.js";
 import { api, loadBoard, seatLabel } from "./api.js";
+import { t } from "./i18n.js";
+import { gameTitle } from "./options.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const $ = (id) => document.getElementById(id);
@@ -35,7 +37,7 @@ function show(i, animate) {
   const snap = snapAt(index);
   const previous = index > 0 ? snapAt(index - 1) : null;
   board.render($("board"), snap, {
-    act: () => Promise.reject({ code: "replay", message: "this is a replay" }),
+    act: () => Promise.reject({ code: "replay", message: t("this is a replay") }),
     canAct: false,
     seat: 0,
     mySeats: [],
@@ -47,8 +49,8 @@ function show(i, animate) {
   $("slider").value = index;
   const f = frames[index];
   $("status").textContent = index === 0
-    ? `Start (${frames.length - 1} actions)`
-    : `${index} / ${frames.length - 1}: ${f.actor < 0 ? "dice" : seatLabel(meta, f.actor)} ${f.text}`;
+    ? t("Start ({n} actions)", { n: frames.length - 1 })
+    : `${index} / ${frames.length - 1}: ${f.actor < 0 ? t("dice") : seatLabel(meta, f.actor)} ${f.text}`;
   for (const li of $("log").children) li.classList.toggle("current", Number(li.dataset.index) === index);
   const cur = $("log").querySelector("li.current");
   if (cur) cur.scrollIntoView({ block: "nearest" });
@@ -63,10 +65,10 @@ function togglePlay() {
   if (timer) {
     clearInterval(timer);
     timer = null;
-    $("play").textContent = "Play";
+    $("play").textContent = t("Play");
     return;
   }
-  $("play").textContent = "Pause";
+  $("play").textContent = t("Pause");
   timer = setInterval(() => {
     if (index >= frames.length - 1) togglePlay();
     else step(1);
@@ -82,21 +84,22 @@ async function main() {
     return;
   }
   board = await loadBoard(meta.game);
-  $("title").textContent = `Replay: ${meta.title}`;
+  $("title").textContent = t("Replay: {title}", { title: gameTitle(meta.game, meta.title) });
   const players = clear($("players"));
   for (const p of meta.players) {
-    players.append(html("div", { class: "player" }, html("span", { class: "chip", style: { background: `var(--seat${p.seat})` } }), html("span", {}, p.name)));
+    players.append(html("div", { class: "player" }, html("span", { class: "chip", style: { background: `var(--seat${p.seat})` } }), html("span", {}, seatLabel(meta, p.seat))));
   }
   const log = clear($("log"));
   frames.forEach((f, i) => {
     if (i === 0) return;
     const li = html("li", { class: f.actor < 0 ? "roll" : "move", "data-index": i, onclick: () => show(i, false) },
-      html("span", { class: "who" }, f.actor < 0 ? "dice" : seatLabel(meta, f.actor)), " ", f.text);
+      html("span", { class: "num" }, `${i}.`), " ",
+      html("span", { class: "who" }, f.actor < 0 ? t("dice") : seatLabel(meta, f.actor)), " ", f.text);
     log.append(li);
   });
   $("links").append(
-    html("a", { class: "btn", href: `/api/games/${gameId}/record?download=1` }, "Download record"),
-    html("a", { class: "btn", href: `/g/${gameId}/fairness` }, "Fairness check"));
+    html("a", { class: "btn", href: `/api/games/${gameId}/record?download=1` }, t("Download record")),
+    html("a", { class: "btn", href: `/g/${gameId}/fairness` }, t("Fairness check")));
   const slider = $("slider");
   slider.max = frames.length - 1;
   slider.addEventListener("input", () => show(Number(slider.value), false));
