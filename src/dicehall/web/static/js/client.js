@@ -253,6 +253,8 @@ function summary(snap) {
     }
   }
   if (!snap.summary) return "";
+  const resigned = /^(.+) resigned$/.exec(snap.summary);
+  if (resigned) return t("{name} resigned", { name: resigned[1] });
   // the server's English line names seats: put the players' names in (translated when known)
   const named = snap.summary.replace(/\b[Ss]eat (\d+)\b/g, (whole, n) => seatLabel(snap, Number(n) - 1));
   return t(named);

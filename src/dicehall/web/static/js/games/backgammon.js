@@ -151,7 +151,7 @@ function positionText(b, snap) {
     const bar = own ? mine[25] : theirs[25];
     const off = own ? mine[0] : theirs[0];
     const parts = [stacks.join(", ") || t("no checkers on the points")];
-    if (bar) parts.push(t("{count} on the bar", { count: checkers(bar) }));
+    parts.push(bar ? t("{count} on the bar", { count: checkers(bar) }) : t("none on the bar"));
     if (off) parts.push(t("{count} borne off", { count: checkers(off) }));
     return t("{name} ({colour}): {stacks}; {pips} pips.", {
       name: nameOf(snap, seat), colour: seat === 0 ? t("light checkers") : t("dark checkers"), stacks: parts.join("; "), pips: pips[seat],
@@ -244,7 +244,7 @@ function drawFrame(s) {
     const fill = p % 2 ? "var(--point-a)" : "var(--point-b)";
     s.append(svg("polygon", { points: `${x - PW / 2},${base} ${x + PW / 2},${base} ${x},${tip}`, fill, class: "point" }));
     const label = svg("text", {
-      x, y: bottom ? H - 2 : 13, "text-anchor": "middle", "font-size": 13, "font-weight": 700, fill: "#fff8e6", class: "point-label",
+      x, y: bottom ? H - 2 : 13, "text-anchor": "middle", "font-size": 15, "font-weight": 700, fill: "#fff8e6", class: "point-label",
     });
     label.textContent = String(p);
     s.append(label);
@@ -438,6 +438,23 @@ function restoreFocus(root, b) {
   if (target && (want || inBoard || active === document.body)) target.focus({ preventScroll: true });
 }
 
+/** The choices as HTML buttons of at least 44 px (a phone's finger is wider than a drawn
+ *  point): the checkers that may move, or the chosen one's destinations. */
+function choicesBar(b, click) {
+  const { current, mem, sources, dests } = b;
+  if (!current || current.text !== null) return null;
+  const points = mem.selected !== null ? [...dests.keys()] : [...sources];
+  points.sort((x, y) => (x === 25 ? -1 : y === 25 ? 1 : x === 0 ? 1 : y === 0 ? -1 : y - x));
+  const label = mem.selected !== null ? t("Move to:") : t("Checker on:");
+  return html("div", { class: "bg-choices", role: "group", "aria-label": label },
+    html("span", { class: "hint" }, label),
+    points.map((p) => html("button", {
+      class: "btn small legal", type: "button", "data-choice": p, tabindex: -1,
+      "aria-label": mem.selected !== null ? t("move to {place}", { place: placeName(p) }) : placeName(p),
+      onclick: () => click(p),
+    }, p === 25 ? t("bar") : p === 0 ? t("bear off") : String(p))));
+}
+
 /** Controls: undo, confirm (or pass) and a line that says what to click. */
 function makeControls(b, ctx, redraw) {
   const { view, mem, current } = b;
@@ -529,11 +546,13 @@ export function render(root, snap, ctx) {
   const checkerNodes = drawCheckers(s, b);
   drawMiddle(s, b, snap, ctx);
   drawCube(s, { barX: BAR_X, barW: BAR_W, mid: MID, top: TOP, bottom: BOTTOM }, b.view, b.me);
-  if (b.current) drawTargets(s, b, clicker(b, redraw)); // on top of everything
+  const click = clicker(b, redraw);
+  if (b.current) drawTargets(s, b, click); // on top of everything
   const controls = makeControls(b, ctx, redraw);
+  const choices = choicesBar(b, click);
   const described = html("p", { id: "bg-position", class: "visually-hidden", "data-testid": "position-text" }, positionText(b, snap));
   clear(root);
-  root.append(s, described, controls, cubePanel(snap, ctx, b.me));
+  root.append(s, described, choices || "", controls, cubePanel(snap, ctx, b.me));
   restoreFocus(root, b);
   root.dataset.node = b.current ? String(b.node) : "";
   root.dataset.selected = b.mem.selected === null ? "" : String(b.mem.selected);
