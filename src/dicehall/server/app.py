@@ -26,6 +26,7 @@ from dicehall.core.errors import DicehallError
 from dicehall.core.fairness import verify_record
 from dicehall.core.registry import game_class, registered_games
 from dicehall.server import accounts as accounts_module
+from dicehall.server import analysis as analysis_module
 from dicehall.server import i18n
 from dicehall.server import ratings as ratings_module
 from dicehall.server.limits import AddressLimiter, Limits, TokenBucket, clip
@@ -59,6 +60,7 @@ STATUS = {
     "already_seeded": 409,
     **accounts_module.STATUS,
     "unknown_player": 404,
+    "no_hints": 403,
 }
 
 
@@ -671,6 +673,44 @@ def create_app(
         ``dicehall.svg`` (the same drawing Jupyter shows): for thumbnails and links."""
         svg = service.board_svg(game_id, ply, orientation=orientation, size=size)
         return Response(svg, media_type="image/svg+xml")
+
+    analyses: dict[str, dict[str, Any]] = {}  # finished games never change: computed once
+
+    @app.get("/api/games/{game_id}/hint", tags=["games"])
+    def game_hint(game_id: str, request: Request) -> dict[str, Any]:
+        """The bot's best options for your seat to move, with their values (as the terminal's
+        ``hint``). Only for the seat to move (``X-Seat-Token``), never in rated games."""
+        live = service.get(game_id)
+        seats = service.seats_for(live, header_tokens(request))
+        if live.row.rated:
+            raise ServiceError("no_hints", "no hints in rated games")
+        with live.lock:
+            state = live.state
+            status = live.row.status
+        to_move = state.current_player()
+        if status != "playing" or to_move not in seats:
+            raise ServiceError("not_your_seat", "a hint is for the seat to move, in its turn")
+        try:
+            return analysis_module.hint(state, live.row.game)
+        except analysis_module.AnalysisError as exc:
+            raise ServiceError("bad_request", str(exc)) from None
+
+    @app.get("/api/games/{game_id}/analysis", tags=["records"])
+    def game_analysis(game_id: str) -> dict[str, Any]:
+        """Every decision of a finished game against the bot's best option (as ``dicehall
+        analyze``): the value lost, errors and blunders marked, the equity per decision."""
+        live = service.get(game_id)
+        if live.row.status != "finished":
+            raise ServiceError("not_finished", "the analysis comes when the game is over")
+        if game_id not in analyses:
+            try:
+                report = analysis_module.analyse(service.record(game_id))
+            except analysis_module.AnalysisError as exc:
+                raise ServiceError("bad_request", str(exc)) from None
+            if len(analyses) >= 64:
+                analyses.pop(next(iter(analyses)))
+            analyses[game_id] = report
+        return analyses[game_id]
 
     @app.get("/api/games/{game_id}/frames", tags=["records"])
     def frames(game_id: str) -> list[dict[str, Any]]:

@@ -297,6 +297,7 @@ async function showSnapshot(snap, animate, again = false) {
     message(t("board error: {error}", { error: String(err) }), "error");
   }
   renderPlayers(snap);
+  renderHint(snap, canAct);
   renderStatus(snap, canAct);
   renderLog(snap);
   renderSeats(snap);
@@ -304,6 +305,57 @@ async function showSnapshot(snap, animate, again = false) {
   document.body.dataset.status = snap.status;
   document.body.dataset.seq = snap.seq;
   if (snap.status === "waiting") sendSeed(snap);
+}
+
+/** The Hint button of the seat to move (games that allow hints: never rated ones), and the
+ *  bot's best options with their values once asked (GET /api/games/{id}/hint). */
+function renderHint(snap, canAct) {
+  const panel = $("hint");
+  const key = `${snap.id}:${snap.seq}`;
+  if (panel.dataset.key !== key) {
+    panel.hidden = true;
+    clear(panel);
+    panel.dataset.key = key;
+  }
+  const allowed = canAct && !snap.rated && (snap.game !== "backgammon" || snap.view?.phase === "move");
+  let button = $("links").querySelector("[data-button='hint']");
+  if (!allowed) {
+    button?.remove();
+    return;
+  }
+  if (!button) {
+    button = html("button", { class: "btn", "data-button": "hint", type: "button" }, t("Hint"));
+    $("links").prepend(button);
+  }
+  button.onclick = async () => {
+    button.disabled = true;
+    try {
+      const res = await fetch(`/api/games/${gameId}/hint`, { headers: { "X-Seat-Token": myTokens().join(",") } });
+      const data = await res.json();
+      if (!res.ok) throw new Error(data?.error?.message || t("HTTP error {status}", { status: res.status }));
+      if (state.snap?.seq === snap.seq) showHint(panel, data);
+    } catch (err) {
+      message(err.message, "error");
+    } finally {
+      button.disabled = false;
+    }
+  };
+}
+
+function showHint(panel, data) {
+  const pct = (x) => `${(100 * x).toFixed(1)}%`;
+  const bg = data.game === "backgammon";
+  const unit = { equity: t("equity"), points: t("expected points"), result: t("expected result") }[data.unit] || data.unit;
+  const head = [t("option"), unit, t("lost")].concat(bg ? [t("win"), t("gammon")] : []);
+  clear(panel).append(
+    html("h2", {}, t("Hint: the computer's best options")),
+    html("table", { "data-testid": "hint-table" },
+      html("thead", {}, html("tr", {}, head.map((h) => html("th", { scope: "col" }, h)))),
+      html("tbody", {}, data.options.map((o, i) => html("tr", { "data-hint": o.text, class: i === 0 ? "best" : "" },
+        html("td", {}, o.text), html("td", {}, o.value.toFixed(3)), html("td", {}, o.loss ? `−${o.loss.toFixed(3)}` : "—"),
+        bg ? html("td", {}, pct(o.win)) : null, bg ? html("td", {}, pct(o.gammon)) : null)))),
+    data.minimising ? html("p", { class: "hint" }, t("You are the opponent here: low values are good for you.")) : null);
+  panel.hidden = false;
 }
 
 function renderPlayers(snap) {
@@ -441,7 +493,8 @@ function renderResult(snap) {
     box.hidden = true;
     const mine = (snap.you || []).length > 0 && snap.status === "playing";
     const kept = $("links").querySelector("[data-button='resign']");
-    $("links").replaceChildren(...(mine ? [kept || resignButton(), links] : [links]));
+    const hint = $("links").querySelector("[data-button='hint']");
+    $("links").replaceChildren(...[hint, ...(mine ? [kept || resignButton(), links] : [links])].filter(Boolean));
     return;
   }
   $("links").replaceChildren();

@@ -1,0 +1,86 @@
+"""The hint and analysis endpoints over HTTP: who may ask, never in rated games, and what the
+answers hold (the browser tests show them on the page)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Any:
+    from fastapi.testclient import TestClient
+
+    from dicehall.server.app import create_app
+
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'db.sqlite3'}", bot_delay=0)) as c:
+        yield c
+
+
+def _start(client: Any, game: str, **body: Any) -> tuple[str, dict[str, str]]:
+    res = client.post("/api/games", json={"game": game, "opponent": "bot", **body})
+    assert res.status_code == 201, res.text
+    created = res.json()
+    headers = {"X-Seat-Token": ",".join(created["tokens"].values())}
+    res = client.post(f"/api/games/{created['id']}/seed", json={"seed": "hint"}, headers=headers)
+    assert res.status_code == 200, res.text
+    return created["id"], headers
+
+
+def _my_turn(client: Any, game_id: str, headers: dict[str, str]) -> dict[str, Any]:
+    for _ in range(200):
+        snap = client.get(f"/api/games/{game_id}", headers=headers).json()
+        if snap["legal"]:
+            return snap  # type: ignore[no-any-return]
+    raise AssertionError("never my turn")
+
+
+def test_white_die_hint_has_the_exact_values_best_first(client: Any) -> None:
+    game_id, headers = _start(client, "whitedie", name="w")
+    snap = _my_turn(client, game_id, headers)
+    res = client.get(f"/api/games/{game_id}/hint", headers=headers)
+    assert res.status_code == 200, res.text
+    hint = res.json()
+    assert hint["unit"] == "points" and hint["seat"] == 0
+    options = hint["options"]
+    assert options and all(o["text"] in snap["legal"] for o in options)
+    sign = -1 if hint["minimising"] else 1
+    values = [sign * o["value"] for o in options]
+    assert values == sorted(values, reverse=True)
+    assert options[0]["loss"] == 0 and all(o["loss"] >= 0 for o in options)
+
+
+def test_no_hints_in_rated_games(client: Any) -> None:
+    res = client.post("/api/accounts", json={"username": "rated1", "password": "a good password"})
+    assert res.status_code == 201, res.text
+    game_id, headers = _start(client, "whitedie", rated=True)
+    _my_turn(client, game_id, headers)
+    res = client.get(f"/api/games/{game_id}/hint", headers=headers)
+    assert res.status_code == 403
+    assert res.json()["error"] == {"code": "no_hints", "message": "no hints in rated games"}
+
+
+def test_no_hint_without_the_seat_and_no_analysis_before_the_end(client: Any) -> None:
+    game_id, headers = _start(client, "whitedie", name="w")
+    _my_turn(client, game_id, headers)
+    assert client.get(f"/api/games/{game_id}/hint").status_code == 403  # a spectator
+    res = client.get(f"/api/games/{game_id}/analysis")
+    assert res.status_code == 409
+    assert "when the game is over" in res.json()["error"]["message"]
+
+
+def test_analysis_of_a_resigned_white_die_game(client: Any) -> None:
+    game_id, headers = _start(client, "whitedie", name="w")
+    snap = _my_turn(client, game_id, headers)
+    stand = "stand" if "stand" in snap["legal"] else snap["legal"][0]
+    res = client.post(f"/api/games/{game_id}/act", json={"text": stand}, headers=headers)
+    assert res.status_code == 200, res.text
+    assert client.post(f"/api/games/{game_id}/resign", json={}, headers=headers).status_code == 200
+    report = client.get(f"/api/games/{game_id}/analysis").json()
+    assert report["game"] == "whitedie" and report["unit"] == "points"
+    mine = [d for d in report["decisions"] if d["n"] == snap["seq"] + 1]
+    assert mine and mine[0]["played"] == stand and mine[0]["loss"] >= 0
+    # computed once: the same answer again
+    assert client.get(f"/api/games/{game_id}/analysis").json() == report
