@@ -84,3 +84,21 @@ def test_analysis_of_a_resigned_white_die_game(client: Any) -> None:
     assert mine and mine[0]["played"] == stand and mine[0]["loss"] >= 0
     # computed once: the same answer again
     assert client.get(f"/api/games/{game_id}/analysis").json() == report
+
+
+def test_server_errors_in_the_readers_language(client: Any) -> None:
+    """Codes and English for programs; the page's language for people."""
+    game_id, headers = _start(client, "whitedie", name="w")
+    _my_turn(client, game_id, headers)
+    pt = {**headers, "Accept-Language": "pt-PT"}
+    res = client.get(f"/api/games/{game_id}/analysis", headers=pt)
+    assert res.json()["error"] == {
+        "code": "not_finished",
+        "message": "a análise vem quando o jogo acabar",
+    }
+    res = client.post(f"/api/games/{game_id}/act", json={"text": "fly away"}, headers=pt)
+    error = res.json()["error"]
+    assert error["code"] == "illegal_action"
+    assert error["message"].startswith("Essa jogada não é legal. (")  # and the English detail
+    res = client.post(f"/api/games/{game_id}/act", json={"text": "fly away"}, headers=headers)
+    assert not res.json()["error"]["message"].startswith("Essa")  # no language: English

@@ -28,6 +28,7 @@ from dicehall.core.registry import game_class, registered_games
 from dicehall.server import accounts as accounts_module
 from dicehall.server import analysis as analysis_module
 from dicehall.server import i18n
+from dicehall.server import messages as messages_module
 from dicehall.server import ratings as ratings_module
 from dicehall.server.limits import AddressLimiter, Limits, TokenBucket, clip
 from dicehall.server.service import (
@@ -254,6 +255,7 @@ class Connection:
         self.bucket = TokenBucket(limits.message_rate, limits.message_burst)
         self.floods = 0
         self.too_slow = False
+        self.lang = i18n.DEFAULT
 
     def push(self, text: str) -> None:
         """Queue ``text`` to send (event loop thread); a reader too slow to keep up with
@@ -439,7 +441,10 @@ def create_app(
 
     @app.exception_handler(ServiceError)
     async def _service_error(request: Request, exc: ServiceError) -> JSONResponse:
-        return JSONResponse({"error": exc.to_dict()}, status_code=STATUS.get(exc.code, 400))
+        body = exc.to_dict()
+        lang = i18n.request_language(request.headers, request.cookies)
+        body["message"] = messages_module.translate_error(lang, exc.code, exc.message)
+        return JSONResponse({"error": body}, status_code=STATUS.get(exc.code, 400))
 
     # -- pages (server-rendered in the reader's language: dicehall.server.i18n) ----------
     def page(name: str, request: Request) -> HTMLResponse:
@@ -742,6 +747,7 @@ def create_app(
     async def websocket(ws: WebSocket) -> None:
         await ws.accept()
         conn = Connection(ws, limits)
+        conn.lang = i18n.request_language(ws.headers, ws.cookies)  # for its error messages
         sender = asyncio.create_task(_sender(conn))
         try:
             while not conn.too_slow:
@@ -768,6 +774,10 @@ def create_app(
                     log.exception("websocket message failed")
                     reply = error("internal_error", clip(f"the server failed: {exc}", 200))
                 if reply is not None:
+                    if reply.get("type") == "error":
+                        reply["message"] = messages_module.translate_error(
+                            conn.lang, reply["code"], reply["message"]
+                        )
                     conn.push(json.dumps(reply))
         except WebSocketDisconnect:
             pass
