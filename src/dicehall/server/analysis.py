@@ -34,8 +34,11 @@ ERROR = 0.04
 BLUNDER = 0.08
 #: options listed by a hint
 HINT_OPTIONS = 5
-#: the bot levels that judge, per game: strong enough to teach, quick enough for a server
-LEVELS = {"backgammon": "hard", "coinrows": "intermediate", "whitedie": "perfect"}
+#: the bot levels that give hints, per game: strong enough to teach, a second or so per hint
+LEVELS = {"backgammon": "hard", "coinrows": "advanced", "whitedie": "perfect"}
+#: the levels that judge a whole game on the server: every decision at once, so one step
+#: cheaper (backgammon 0-ply: a whole game in seconds; ``dicehall analyze`` goes deeper)
+ANALYSIS_LEVELS = {"backgammon": "medium", "coinrows": "intermediate", "whitedie": "perfect"}
 
 
 class AnalysisError(ValueError):
@@ -60,10 +63,10 @@ def hint(state: State, game: str) -> dict[str, Any]:
     raise AnalysisError(f"no hints for {game}: backgammon, coinrows and whitedie have them")
 
 
-def _backgammon_bot() -> Any:
+def _backgammon_bot(level: str = LEVELS["backgammon"]) -> Any:
     from dicehall.bots.backgammon import Bot
 
-    return Bot(LEVELS["backgammon"])
+    return Bot(level)
 
 
 def _backgammon_hint(state: State) -> dict[str, Any]:
@@ -121,10 +124,10 @@ def _whitedie_hint(state: State) -> dict[str, Any]:
     }
 
 
-def _coinrows_scored(state: State) -> list[tuple[str, float]]:
+def _coinrows_scored(state: State, level: str = LEVELS["coinrows"]) -> list[tuple[str, float]]:
     from dicehall.bots.coinrows import Bot
 
-    return [(s.text, float(s.value)) for s in Bot(level=LEVELS["coinrows"], seed=0).analyse(state)]
+    return [(s.text, float(s.value)) for s in Bot(level=level, seed=0).analyse(state)]
 
 
 def _coinrows_hint(state: State) -> dict[str, Any]:
@@ -168,7 +171,7 @@ def analyse(record: Record) -> dict[str, Any]:
     return {
         "game": record.game,
         "unit": unit,
-        "level": LEVELS[record.game],
+        "level": ANALYSIS_LEVELS[record.game],
         "error": ERROR if record.game == "backgammon" else None,
         "blunder": BLUNDER if record.game == "backgammon" else None,
         "decisions": decisions,
@@ -212,7 +215,7 @@ def _whitedie_judge(before: State, text: str) -> dict[str, Any] | None:
 
 
 def _coinrows_judge(before: State, text: str) -> dict[str, Any] | None:
-    scored = _coinrows_scored(before)
+    scored = _coinrows_scored(before, ANALYSIS_LEVELS["coinrows"])
     table = dict(scored)
     played = before.action_to_text(before.parse_action(text))
     if played not in table:
@@ -235,7 +238,7 @@ def _backgammon_decisions(record: Record, states: list[State]) -> list[dict[str,
     from dicehall.bots.backgammon.cube import CubeInfo, judge_cube, play_equity, rank_plays
     from dicehall.games.backgammon.rules import BackgammonState
 
-    bot = _backgammon_bot()
+    bot = _backgammon_bot(ANALYSIS_LEVELS["backgammon"])
     out: list[dict[str, Any]] = []
     for n, before in enumerate(states[: len(record.actions)], 1):
         if not isinstance(before, BackgammonState) or before.is_chance_node():
