@@ -34,17 +34,17 @@ def test_follows_the_system_and_the_switch_overrides_it(browser: Any, server: An
         page = ctx.new_page()
         page.goto(server.url + "/")
         assert page.evaluate("window.dicehallTheme.effective()") == "dark"
-        assert page.evaluate(LUMINANCE, "body") < 0.15
+        assert page.evaluate(LUMINANCE, "html") < 0.15
         switch = page.locator("#theme-switch")
         assert switch.inner_text() == "Theme: as the system"
         switch.click()  # as the system -> light
         assert page.evaluate("document.documentElement.dataset.theme") == "light"
-        assert page.evaluate(LUMINANCE, "body") > 0.85
+        assert page.evaluate(LUMINANCE, "html") > 0.85
         page.reload()  # remembered
         assert page.evaluate("document.documentElement.dataset.theme") == "light"
         assert page.locator("#theme-switch").inner_text() == "Theme: light"
         page.click("#theme-switch")  # light -> dark, even where the system is light
-        assert page.evaluate(LUMINANCE, "body") < 0.15
+        assert page.evaluate(LUMINANCE, "html") < 0.15
         page.click("#theme-switch")  # dark -> as the system
         assert page.evaluate("document.documentElement.dataset.theme") is None
     finally:
@@ -53,7 +53,7 @@ def test_follows_the_system_and_the_switch_overrides_it(browser: Any, server: An
     try:
         page = light.new_page()
         page.goto(server.url + "/")
-        assert page.evaluate(LUMINANCE, "body") > 0.85
+        assert page.evaluate(LUMINANCE, "html") > 0.85
     finally:
         light.close()
 
@@ -88,7 +88,7 @@ def test_dark_screenshot_of_each_board(
             f"window.dicehall.snapshot.status === 'playing' && {ready}", timeout=60_000
         )
         page.wait_for_selector("#board svg")
-        assert page.evaluate(LUMINANCE, "body") < 0.15
+        assert page.evaluate(LUMINANCE, "html") < 0.15
         assert page.evaluate(LUMINANCE, ".side-col .log") < 0.2  # the cards too
         ink = page.evaluate("getComputedStyle(document.body).color")
         assert ink != "rgb(34, 34, 34)"  # the light theme's ink would be unreadable here

@@ -59,7 +59,7 @@ function resultLine(snap) {
     : v.ending === "broke"
       ? t("{name} is broke", { name: name(v.ended_by ?? 0) })
       : t("the turn limit ({n}) is reached", { n: v.turn_limit });
-  const outcome = v.winner === null || v.winner === undefined ? t("a draw") : t("{name} wins", { name: name(v.winner) });
+  const outcome = v.winner === null || v.winner === undefined ? t("drawn") : t("{name} wins", { name: name(v.winner) });
   return t("{why}; totals {a} to {b}, {outcome}.", { why, a: v.scores[0], b: v.scores[1], outcome });
 }
 
