@@ -160,7 +160,12 @@ async function create(ev) {
 
 function describe(g) {
   const title = gameTitle(g.game, catalog.find((c) => c.name === g.game)?.title);
-  const names = g.players.map((p) => (p.claimed ? p.name : t("open seat"))).join(t(" vs "));
+  const named = (p) => {
+    if (!p.claimed) return t("open seat");
+    const twins = g.players.filter((q) => q.claimed && q.name === p.name).length;
+    return twins > 1 ? t("{name} {n}", { name: p.name, n: p.seat + 1 }) : p.name;
+  };
+  const names = g.players.map(named).join(t(" vs "));
   return `${title}: ${names}`;
 }
 
