@@ -13,7 +13,6 @@ export function optionWords() {
         label: t("Scoring"),
         help: t("Single: every win scores 1, as in the Portuguese rules. Standard: a gammon scores 2 and a backgammon 3."),
         choices: { single: t("single (every win 1)"), standard: t("standard (gammons and backgammons)") },
-        when: (v) => !v.cube,
       },
       cube: {
         label: t("Doubling cube"),

@@ -422,6 +422,13 @@ function keyOnTarget(e, s, p, click) {
   all[(i + step + all.length) % all.length]?.focus();
 }
 
+// the focus ring shows after keys, not after clicks or when a turn starts by itself
+let keyboardMode = false;
+if (typeof document !== "undefined") {
+  document.addEventListener("keydown", (e) => { if (e.key === "Tab" || e.key.startsWith("Arrow")) keyboardMode = true; }, true);
+  document.addEventListener("pointerdown", () => { keyboardMode = false; }, true);
+}
+
 /** After a redraw caused by a choice, put the focus where the next choice is made. */
 function restoreFocus(root, b) {
   const want = b.mem.focus;
@@ -435,7 +442,7 @@ function restoreFocus(root, b) {
   if (b.current && b.current.text !== null) target = confirm;
   else if (want === "dest") target = root.querySelector('[data-key="dest"]');
   if (!target && b.current) target = root.querySelector('[data-key="source"]') || confirm;
-  if (target && (want || inBoard || active === document.body)) target.focus({ preventScroll: true });
+  if (target && (want || inBoard || active === document.body)) target.focus({ preventScroll: true, focusVisible: keyboardMode });
 }
 
 /** The choices as HTML buttons of at least 44 px (a phone's finger is wider than a drawn
