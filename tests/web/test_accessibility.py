@@ -123,3 +123,19 @@ def test_tap_targets_are_at_least_44_px_on_a_phone(
         assert page.locator("#board .bg-choices button").count() > 0  # the points, as buttons
     finally:
         ctx.close()
+
+
+def test_the_check_finds_violations(browser: Any) -> None:
+    """The check above can fail: low contrast and a button without a name are reported."""
+    ctx = browser.new_context(bypass_csp=True)
+    try:
+        page = ctx.new_page()
+        page.set_content(
+            '<html lang="en"><head><title>t</title></head><body><main>'
+            '<p style="color:#999;background:#aaa">faint text</p>'
+            "<button></button></main></body></html>"
+        )
+        found = {v["id"] for v in _violations(page)}
+        assert {"color-contrast", "button-name"} <= found
+    finally:
+        ctx.close()
