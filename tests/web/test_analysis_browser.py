@@ -85,6 +85,13 @@ def test_analysis_of_a_finished_backgammon_game(server: Any, context: Any) -> No
     first = marked[0]
     table.locator(f'tr[data-n="{first["n"]}"] button').click()
     assert page.evaluate("window.dicehall.index") == first["n"] - 1
+    # the fairness table compares like with like: recorded and recomputed dice, both in the
+    # order drawn (the outcome text beside them may list them sorted)
+    page.goto(f"{server.url}/g/{game['id']}/fairness")
+    page.wait_for_function("document.body.dataset.verdict === 'ok'")
+    recorded = page.locator('#rolls td[data-col="recorded"]').all_inner_texts()
+    computed = page.locator('#rolls td[data-col="computed"]').all_inner_texts()
+    assert recorded and recorded == computed
     assert errors == []
 
 
