@@ -102,3 +102,23 @@ def test_server_errors_in_the_readers_language(client: Any) -> None:
     assert error["message"].startswith("Essa jogada não é legal. (")  # and the English detail
     res = client.post(f"/api/games/{game_id}/act", json={"text": "fly away"}, headers=headers)
     assert not res.json()["error"]["message"].startswith("Essa")  # no language: English
+
+
+def test_coin_rows_hint_and_analysis_use_the_bots_evaluation(client: Any) -> None:
+    game_id, headers = _start(client, "coinrows", name="c", options={"leaving": False})
+    for _ in range(6):
+        snap = _my_turn(client, game_id, headers)
+        hint = client.get(f"/api/games/{game_id}/hint", headers=headers).json()
+        assert hint["unit"] == "result"
+        values = [o["value"] for o in hint["options"]]
+        assert values == sorted(values, reverse=True) and all(-1 <= v <= 1 for v in values)
+        assert all(o["text"] in snap["legal"] for o in hint["options"])
+        worst = snap["legal"][-1]  # not always the best: something to lose
+        res = client.post(f"/api/games/{game_id}/act", json={"text": worst}, headers=headers)
+        assert res.status_code == 200, res.text
+    assert client.post(f"/api/games/{game_id}/resign", json={}, headers=headers).status_code == 200
+    report = client.get(f"/api/games/{game_id}/analysis").json()
+    assert report["unit"] == "result" and report["level"] == "intermediate"
+    mine = [d for d in report["decisions"] if d["seat"] == 0]
+    assert mine and all(d["loss"] >= 0 and d["equity"] is not None for d in mine)
+    assert all(d["loss"] == 0 or d["played"] != d["best"] for d in mine)
