@@ -354,7 +354,7 @@ function showHint(panel, data) {
       html("tbody", {}, data.options.map((o, i) => html("tr", { "data-hint": o.text, class: i === 0 ? "best" : "" },
         html("td", {}, o.text), html("td", {}, o.value.toFixed(3)), html("td", {}, o.loss ? `−${o.loss.toFixed(3)}` : "—"),
         bg ? html("td", {}, pct(o.win)) : null, bg ? html("td", {}, pct(o.gammon)) : null)))),
-    data.minimising ? html("p", { class: "hint" }, t("You are the opponent here: low values are good for you.")) : null);
+    data.minimising ? html("p", { class: "hint" }, t("You are the opponent here: low values are good for you.")) : "");
   panel.hidden = false;
 }
 

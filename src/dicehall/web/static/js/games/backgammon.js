@@ -166,7 +166,10 @@ function positionText(b, snap) {
   if (current) {
     if (current.text !== null && !mem.path.length && current.text === "pass") lines.push(t("No legal move: pass."));
     else if (current.text !== null) lines.push(t("Play complete: {play}. Confirm it, or undo.", { play: current.text }));
-    else if (mem.selected !== null) lines.push(t("Checker chosen on {from}; it can go to: {to}.", { from: placeName(mem.selected), to: [...dests.keys()].map(placeName).join(", ") }));
+    else if (mem.selected !== null) {
+      const to = [...dests.keys()].map(placeName).join(", ");
+      lines.push(mem.selected === 25 ? t("Checker chosen on the bar; it can go to: {to}.", { to }) : t("Checker chosen on point {n}; it can go to: {to}.", { n: mem.selected, to }));
+    }
     else lines.push(t("Checkers that can move: {from}.", { from: [...sources].sort((x, y) => y - x).map(placeName).join(", ") }));
   }
   return lines.join(" ");
@@ -475,7 +478,7 @@ function makeControls(b, ctx, redraw) {
     : final
       ? t("Play: {play}", { play: current.text })
       : mem.selected !== null
-        ? t("Move the checker from {place}: choose a lit point.", { place: placeName(mem.selected) })
+        ? (mem.selected === 25 ? t("Move the checker from the bar: choose a lit point.") : t("Move the checker from point {n}: choose a lit point.", { n: mem.selected }))
         : t("To play {dice}: choose a lit checker (click, or Tab and Enter).", { dice });
   controls.append(
     html("button", {
