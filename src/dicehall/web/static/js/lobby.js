@@ -29,7 +29,14 @@ function optionInput(game, o) {
   } else {
     input = html("input", { id, "data-option": o.name, value: start });
   }
-  input.addEventListener("change", refreshOptions);
+  input.addEventListener("change", () => {
+    // cube and match play count gammons, as players expect: suggest standard scoring
+    if (game === "backgammon" && o.name === "cube" && input.checked) {
+      const scoring = $("opt-scoring");
+      if (scoring) scoring.value = "standard";
+    }
+    refreshOptions();
+  });
   const help = words.help ? html("small", { class: "option-help", id: `${id}-help` }, words.help) : null;
   if (help) input.setAttribute("aria-describedby", help.id);
   return html("div", { class: `option${o.type === "bool" ? " option-bool" : ""}`, "data-option-row": o.name },
