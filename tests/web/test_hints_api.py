@@ -122,3 +122,32 @@ def test_coin_rows_hint_and_analysis_use_the_bots_evaluation(client: Any) -> Non
     mine = [d for d in report["decisions"] if d["seat"] == 0]
     assert mine and all(d["loss"] >= 0 and d["equity"] is not None for d in mine)
     assert all(d["loss"] == 0 or d["played"] != d["best"] for d in mine)
+
+
+def test_backgammon_cube_hint(client: Any) -> None:
+    """At a cube decision the hint judges the cube actions (as gnubg's cube hint)."""
+    res = client.post(
+        "/api/games",
+        json={
+            "game": "backgammon",
+            "opponent": "random",
+            "name": "cube",
+            "options": {"cube": True, "scoring": "standard"},
+        },
+    )
+    created = res.json()
+    game_id = created["id"]
+    headers = {"X-Seat-Token": ",".join(created["tokens"].values())}
+    client.post(f"/api/games/{game_id}/seed", json={"seed": "cube"}, headers=headers)
+    for _ in range(40):
+        snap = _my_turn(client, game_id, headers)
+        if snap["view"]["phase"] == "cube" and "double" in snap["legal"]:
+            break
+        client.post(f"/api/games/{game_id}/act", json={"text": snap["legal"][0]}, headers=headers)
+    else:
+        raise AssertionError("never a cube decision")
+    hint = client.get(f"/api/games/{game_id}/hint", headers=headers).json()
+    assert hint["unit"] == "cube"
+    assert {o["text"] for o in hint["options"]} == {"roll", "double"}
+    assert hint["options"][0]["loss"] == 0 and hint["options"][1]["loss"] >= 0
+    assert hint["options"][0]["text"] == hint["options"][0]["best"]

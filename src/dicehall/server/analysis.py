@@ -74,8 +74,10 @@ def _backgammon_hint(state: State) -> dict[str, Any]:
     from dicehall.games.backgammon.rules import BackgammonState
 
     assert isinstance(state, BackgammonState)
+    if state.is_cube_decision():
+        return _cube_hint(state)
     if not state.is_checker_play():
-        raise AnalysisError("hints are for checker plays: roll first")
+        raise AnalysisError("no hint here: hints are for checker plays and cube decisions")
     ranked = rank_plays(_backgammon_bot(), state)
     best = ranked[0].equity
     return {
@@ -93,6 +95,41 @@ def _backgammon_hint(state: State) -> dict[str, Any]:
                 "depth": pv.depth,
             }
             for pv in ranked[:HINT_OPTIONS]
+        ],
+    }
+
+
+def _cube_hint(state: Any) -> dict[str, Any]:
+    """Each cube action of the decision with the equity it would cost (as gnubg's cube
+    hint: normalised to the cube), best first."""
+    from dicehall.bots.backgammon.cube import judge_cube
+    from dicehall.games.backgammon.rules import CubeAction
+
+    bot = _backgammon_bot()
+    judged = []
+    for action in state.legal_actions():
+        if not isinstance(action, CubeAction):
+            continue  # resignation offers are not advised on
+        verdict = judge_cube(bot, state, action)
+        if verdict is not None:
+            judged.append((state.action_to_text(action), verdict))
+    if not judged:
+        raise AnalysisError("no cube decision to advise on: only rolling is possible")
+    judged.sort(key=lambda tv: tv[1].error)
+    probs = judged[0][1].probs
+    return {
+        "game": "backgammon",
+        "seat": state.current_player(),
+        "unit": "cube",
+        "win": round(float(probs[0]), 4),  # the doubler's chances
+        "options": [
+            {
+                "text": text,
+                "value": round(-float(v.error), 4) + 0.0,  # never -0.0
+                "loss": round(float(v.error), 4),
+                "best": v.best,
+            }
+            for text, v in judged
         ],
     }
 

@@ -317,7 +317,7 @@ function renderHint(snap, canAct) {
     clear(panel);
     panel.dataset.key = key;
   }
-  const allowed = canAct && !snap.rated && (snap.game !== "backgammon" || snap.view?.phase === "move");
+  const allowed = canAct && !snap.rated && (snap.game !== "backgammon" || ["move", "cube", "take"].includes(snap.view?.phase));
   let button = $("links").querySelector("[data-button='hint']");
   if (!allowed) {
     button?.remove();
@@ -344,8 +344,8 @@ function renderHint(snap, canAct) {
 
 function showHint(panel, data) {
   const pct = (x) => `${(100 * x).toFixed(1)}%`;
-  const bg = data.game === "backgammon";
-  const unit = { equity: t("equity"), points: t("expected points"), result: t("expected result") }[data.unit] || data.unit;
+  const bg = data.game === "backgammon" && data.unit === "equity";
+  const unit = { equity: t("equity"), points: t("expected points"), result: t("expected result"), cube: t("equity lost") }[data.unit] || data.unit;
   const head = [t("option"), unit, t("lost")].concat(bg ? [t("win"), t("gammon")] : []);
   clear(panel).append(
     html("h2", {}, t("Hint: the computer's best options")),
