@@ -196,8 +196,9 @@ def render(template: str, lang: str, **context: Any) -> str:
         page.render(
             lang=lang,
             languages=LANGUAGES,
-            # "</" could end the <script> element that holds the JSON
-            messages_json=catalogue.replace("</", "<\\/"),
+            # no "<" at all inside the <script> element that holds the JSON ("</script>" or
+            # "<!--" would change how the page is parsed); \u003c is the same JSON string
+            messages_json=catalogue.replace("<", "\\u003c"),
             **context,
         )
     )
