@@ -89,3 +89,36 @@ def test_coinrows_and_whitedie_speak_their_position(
     )
     said = page.inner_text('[data-testid="position-text"]')
     assert "Scores (target 21): bea 0, " in said
+
+
+def test_white_die_reroll_from_the_keyboard(server: Any, context: Any, new_game: Any) -> None:
+    """Tab to a die, Enter picks it (and says so), Tab to Reroll, Enter rerolls it."""
+    game = new_game("whitedie", "bot", name="kim")
+    page = context.new_page()
+    open_game(page, server.url, game)
+    seq = -1
+    for _ in range(60):
+        snap = wait_my_turn_or_end(page, seq, timeout=60_000)
+        assert snap["status"] != "finished", "no reroll came up"
+        seq = snap["seq"]
+        if snap["moves"].get("kind") == "reroll" and snap["moves"]["sizes"] != [2]:
+            break
+        page.evaluate("(t) => window.dicehall.act(t)", snap["legal"][0])
+    for _ in range(80):
+        if page.evaluate("document.activeElement?.dataset?.pick") == "0":
+            break
+        page.keyboard.press("Tab")
+    die = page.locator('[data-pick="0"]')
+    assert page.evaluate("document.activeElement?.dataset?.pick") == "0"
+    page.keyboard.press("Enter")
+    assert "picked" in (die.get_attribute("aria-label") or "")
+    assert "Picked to reroll" in page.inner_text('[data-testid="position-text"]')
+    for _ in range(20):
+        if page.evaluate("document.activeElement?.dataset?.button") == "reroll":
+            break
+        page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement?.dataset?.button") == "reroll"
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"window.dicehall.snapshot.seq > {seq}", timeout=60_000)
+    rerolled = [e["text"] for e in snapshot(page)["log"][seq:] if e["actor"] == 0]
+    assert rerolled and rerolled[0].startswith("reroll")
