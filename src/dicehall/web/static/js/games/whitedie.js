@@ -150,6 +150,12 @@ function positionText(snap, moves, st) {
   if (moves && moves.kind === "reroll") {
     const picked = [...st.picked].map((i) => moves.dice[i]);
     lines.push(picked.length ? t("Picked to reroll: {dice}.", { dice: picked.join(", ") }) : t("No die picked to reroll."));
+    if (moves.stand) lines.push(t("You may also stand."));
+  } else if (moves && moves.kind === "choose") {
+    lines.push(t("Opponents to choose from: {names}.", { names: moves.opponents.map((o) => nameOf(snap, o.seat)).join(", ") }));
+  } else if (moves && moves.kind === "place") {
+    const where = moves.placements.map((p) => `${p.value} → ${SQUARES[p.square]}`);
+    lines.push(t("Dice you may place, and where: {places}.", { places: where.join(", ") }));
   }
   return lines.join(" ");
 }
