@@ -76,8 +76,10 @@ def test_no_serious_violation(
             page.wait_for_selector("#finished li")
         elif where in ("backgammon", "coinrows", "whitedie"):
             open_game(page, server.url, pages[where])
-            page.wait_for_function("window.dicehall.snapshot.status === 'playing'")
+            # checked on our turn, with the board's buttons to choose from
+            page.wait_for_function("window.dicehall.snapshot.moves")
             page.wait_for_selector("#board svg")
+            page.wait_for_selector("#board [tabindex='0'], #board button:not([disabled])")
         elif where == "result":
             page.goto(f"{server.url}/g/{pages['finished']}")
             page.wait_for_selector("#result:not([hidden]) [data-testid='summary']")

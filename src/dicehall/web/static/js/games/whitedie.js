@@ -353,8 +353,9 @@ function drawTable(root, st, moves, prev) {
   const table = svg("svg", {
     viewBox: `0 0 ${W} ${height}`,
     class: "whitedie-table",
-    role: "img",
+    role: "group", // it holds the dice and squares to choose (buttons): not an image
     "aria-label": statusLine(snap),
+    "aria-describedby": "wd-position",
     "data-phase": v.phase,
     "data-white": v.white ?? "",
   }, parts);
