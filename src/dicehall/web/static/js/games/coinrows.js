@@ -280,6 +280,8 @@ function drawCoins(root, root_svg, g, st, v, cs) {
       ...press(root, canClick ? () => selectCoin(root, c) : null, t("coin on {square}", { square: square(c, r) }), "[data-square].legal"),
     });
     node.append(
+      // the whole square takes the tap (a phone's finger is wider than the coin)
+      canClick ? svg("rect", { x: g.colX(c), y: g.rowY(r), width: CELL, height: CELL, fill: "transparent", class: "cr-hit" }) : null,
       svg("circle", { cx: g.cx(c), cy: g.cy(r), r: CELL * 0.37, class: "cr-coin-body", style: { fill: `var(--seat${owner})` } }),
       svg("circle", { cx: g.cx(c), cy: g.cy(r), r: CELL * 0.24, class: "cr-coin-ring" }),
       svg("text", { x: g.cx(c), y: g.cy(r) + 6, "text-anchor": "middle", class: "cr-coin-mark" }, v.marks[owner]),
