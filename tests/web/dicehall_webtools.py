@@ -57,3 +57,47 @@ def play_backgammon_turn(page: Any, pick: int = 0) -> str:
     text = nodes[node]["text"]
     page.click('#board [data-button="confirm"]')
     return str(text)
+
+
+def _focused_point(page: Any) -> str | None:
+    return page.evaluate("document.activeElement?.dataset?.point ?? null")  # type: ignore[no-any-return]
+
+
+def _focus_point(page: Any, point: int, limit: int = 40) -> None:
+    """Move the keyboard focus with the arrow keys to the lit target of ``point``."""
+    for _ in range(limit):
+        if _focused_point(page) == str(point):
+            return
+        page.keyboard.press("ArrowRight")
+    raise AssertionError(f"the arrow keys never reached point {point}")
+
+
+def play_backgammon_turn_by_keyboard(page: Any, pick: int = 0) -> str:
+    """Play one whole backgammon turn with the keyboard only: arrows to a lit checker, Enter,
+    arrows to its destination, Enter, ..., Enter on Confirm (where the focus goes by itself).
+
+    Follows the click graph of the snapshot like :func:`play_backgammon_turn`; returns the
+    play text that was confirmed.
+    """
+    snap = snapshot(page)
+    nodes = snap["moves"]["nodes"]
+    node = 0
+    # the board puts the focus on its first choice when a turn starts
+    page.wait_for_function("document.getElementById('board').contains(document.activeElement)")
+    while nodes[node]["text"] is None:
+        edges = nodes[node]["edges"]
+        src, dst, _die, _hit, _child = edges[pick % len(edges)]
+        _focus_point(page, src)
+        page.keyboard.press("Enter")
+        page.wait_for_function(f"document.getElementById('board').dataset.selected === '{src}'")
+        _focus_point(page, dst)
+        page.keyboard.press("Enter")
+        page.wait_for_function(
+            f"document.getElementById('board').dataset.selected === '' && "
+            f"document.getElementById('board').dataset.node !== '{node}'"
+        )
+        node = int(page.evaluate("document.getElementById('board').dataset.node"))
+    text = nodes[node]["text"]
+    assert page.evaluate("document.activeElement?.dataset?.button") == "confirm", text
+    page.keyboard.press("Enter")
+    return str(text)

@@ -112,7 +112,11 @@ def check_result(page: Any, errors: list[str]) -> dict[str, Any]:
     snap = snapshot(page)
     assert snap["status"] == "finished"
     summary = page.locator("[data-testid='summary']").inner_text()
-    assert summary == snap["summary"] and "wins" in summary
+    # the server's line ("Seat 2 wins with 21 points (...)") with the winner's name
+    winner = snap["players"][snap["view"]["winner"]]["name"]
+    assert summary == snap["summary"].replace(f"Seat {snap['view']['winner'] + 1}", winner) or (
+        summary.startswith(f"{winner} ") and "wins with" in summary
+    )
     view = snap["view"]
     assert view["phase"] == "over" and max(view["scores"]) >= view["target"]
     assert page.locator(f"[data-score-seat='{view['winner']}'].winner").count() == 1

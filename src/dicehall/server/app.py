@@ -18,7 +18,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
@@ -26,6 +26,9 @@ from dicehall.core.errors import DicehallError
 from dicehall.core.fairness import verify_record
 from dicehall.core.registry import game_class, registered_games
 from dicehall.server import accounts as accounts_module
+from dicehall.server import analysis as analysis_module
+from dicehall.server import i18n
+from dicehall.server import messages as messages_module
 from dicehall.server import ratings as ratings_module
 from dicehall.server.limits import AddressLimiter, Limits, TokenBucket, clip
 from dicehall.server.service import (
@@ -58,6 +61,7 @@ STATUS = {
     "already_seeded": 409,
     **accounts_module.STATUS,
     "unknown_player": 404,
+    "no_hints": 403,
 }
 
 
@@ -251,6 +255,7 @@ class Connection:
         self.bucket = TokenBucket(limits.message_rate, limits.message_burst)
         self.floods = 0
         self.too_slow = False
+        self.lang = i18n.DEFAULT
 
     def push(self, text: str) -> None:
         """Queue ``text`` to send (event loop thread); a reader too slow to keep up with
@@ -436,31 +441,67 @@ def create_app(
 
     @app.exception_handler(ServiceError)
     async def _service_error(request: Request, exc: ServiceError) -> JSONResponse:
-        return JSONResponse({"error": exc.to_dict()}, status_code=STATUS.get(exc.code, 400))
+        body = exc.to_dict()
+        lang = i18n.request_language(request.headers, request.cookies)
+        body["message"] = messages_module.translate_error(lang, exc.code, exc.message)
+        return JSONResponse({"error": body}, status_code=STATUS.get(exc.code, 400))
 
-    # -- pages ---------------------------------------------------------------
-    def page(name: str) -> FileResponse:
-        return FileResponse(WEB / name, headers={"Cache-Control": "no-cache"})
+    # -- pages (server-rendered in the reader's language: dicehall.server.i18n) ----------
+    def page(name: str, request: Request) -> HTMLResponse:
+        lang = i18n.request_language(request.headers, request.cookies)
+        here = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+        body = i18n.render(name, lang, here=here)
+        # the page differs by language: caches must key on the header and the cookie
+        headers = {"Cache-Control": "no-cache", "Vary": "Accept-Language, Cookie"}
+        return HTMLResponse(body, headers=headers)
 
     @app.get("/", include_in_schema=False)
-    async def lobby_page() -> FileResponse:
-        return page("lobby.html")
+    async def lobby_page(request: Request) -> HTMLResponse:
+        return page("lobby.html", request)
 
     @app.get("/g/{game_id}", include_in_schema=False)
-    async def game_page(game_id: str) -> FileResponse:
-        return page("game.html")
+    async def game_page(game_id: str, request: Request) -> HTMLResponse:
+        return page("game.html", request)
 
     @app.get("/g/{game_id}/replay", include_in_schema=False)
-    async def replay_page(game_id: str) -> FileResponse:
-        return page("replay.html")
+    async def replay_page(game_id: str, request: Request) -> HTMLResponse:
+        return page("replay.html", request)
 
     @app.get("/fairness", include_in_schema=False)
-    async def fairness_page() -> FileResponse:
-        return page("fairness.html")
+    async def fairness_page(request: Request) -> HTMLResponse:
+        return page("fairness.html", request)
 
     @app.get("/g/{game_id}/fairness", include_in_schema=False)
-    async def game_fairness_page(game_id: str) -> FileResponse:
-        return page("fairness.html")
+    async def game_fairness_page(game_id: str, request: Request) -> HTMLResponse:
+        return page("fairness.html", request)
+
+    @app.get("/lang/{lang}", include_in_schema=False)
+    async def switch_language(lang: str, next: str = "/") -> RedirectResponse:
+        """The language switch: remember ``lang`` in a cookie and go back to ``next`` (a path
+        of this site only: never an open redirect)."""
+        if lang not in i18n.LANGUAGES:
+            raise ServiceError(
+                "bad_request",
+                f"language {clip(lang, 20)!r}: expected one of {', '.join(i18n.LANGUAGES)}",
+            )
+        if not next.startswith("/") or next.startswith("//") or "\\" in next:
+            next = "/"
+        response = RedirectResponse(next, status_code=303)
+        response.set_cookie(
+            i18n.COOKIE, lang, max_age=i18n.COOKIE_AGE, samesite="lax", httponly=True
+        )
+        return response
+
+    @app.get("/api/i18n/{lang}.json", tags=["lobby"])
+    def message_catalogue(lang: str) -> dict[str, Any]:
+        """The browser's messages of ``lang`` ({English msgid: translation}), derived from the
+        server's gettext catalogue (``web/locale/<lang>/LC_MESSAGES/messages.po``)."""
+        if lang not in i18n.LANGUAGES:
+            raise ServiceError(
+                "bad_request",
+                f"language {clip(lang, 20)!r}: expected one of {', '.join(i18n.LANGUAGES)}",
+            )
+        return {"lang": lang, "languages": i18n.LANGUAGES, "messages": i18n.messages(lang)}
 
     # -- HTTP API --------------------------------------------------------------
     app.include_router(accounts_module.router(accounts))
@@ -638,6 +679,44 @@ def create_app(
         svg = service.board_svg(game_id, ply, orientation=orientation, size=size)
         return Response(svg, media_type="image/svg+xml")
 
+    analyses: dict[str, dict[str, Any]] = {}  # finished games never change: computed once
+
+    @app.get("/api/games/{game_id}/hint", tags=["games"])
+    def game_hint(game_id: str, request: Request) -> dict[str, Any]:
+        """The bot's best options for your seat to move, with their values (as the terminal's
+        ``hint``). Only for the seat to move (``X-Seat-Token``), never in rated games."""
+        live = service.get(game_id)
+        seats = service.seats_for(live, header_tokens(request))
+        if live.row.rated:
+            raise ServiceError("no_hints", "no hints in rated games")
+        with live.lock:
+            state = live.state
+            status = live.row.status
+        to_move = state.current_player()
+        if status != "playing" or to_move not in seats:
+            raise ServiceError("not_your_seat", "a hint is for the seat to move, in its turn")
+        try:
+            return analysis_module.hint(state, live.row.game)
+        except analysis_module.AnalysisError as exc:
+            raise ServiceError("bad_request", str(exc)) from None
+
+    @app.get("/api/games/{game_id}/analysis", tags=["records"])
+    def game_analysis(game_id: str) -> dict[str, Any]:
+        """Every decision of a finished game against the bot's best option (as ``dicehall
+        analyze``): the value lost, errors and blunders marked, the equity per decision."""
+        live = service.get(game_id)
+        if live.row.status != "finished":
+            raise ServiceError("not_finished", "the analysis comes when the game is over")
+        if game_id not in analyses:
+            try:
+                report = analysis_module.analyse(service.record(game_id))
+            except analysis_module.AnalysisError as exc:
+                raise ServiceError("bad_request", str(exc)) from None
+            if len(analyses) >= 64:
+                analyses.pop(next(iter(analyses)))
+            analyses[game_id] = report
+        return analyses[game_id]
+
     @app.get("/api/games/{game_id}/frames", tags=["records"])
     def frames(game_id: str) -> list[dict[str, Any]]:
         """The view after every action, for the replay viewer."""
@@ -668,6 +747,7 @@ def create_app(
     async def websocket(ws: WebSocket) -> None:
         await ws.accept()
         conn = Connection(ws, limits)
+        conn.lang = i18n.request_language(ws.headers, ws.cookies)  # for its error messages
         sender = asyncio.create_task(_sender(conn))
         try:
             while not conn.too_slow:
@@ -694,6 +774,10 @@ def create_app(
                     log.exception("websocket message failed")
                     reply = error("internal_error", clip(f"the server failed: {exc}", 200))
                 if reply is not None:
+                    if reply.get("type") == "error":
+                        reply["message"] = messages_module.translate_error(
+                            conn.lang, reply["code"], reply["message"]
+                        )
                     conn.push(json.dumps(reply))
         except WebSocketDisconnect:
             pass

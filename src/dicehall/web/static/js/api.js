@@ -1,5 +1,7 @@
 // HTTP calls and the seats (secret tokens) this browser holds, kept in localStorage.
 
+import { t } from "./i18n.js";
+
 const KEY = "dicehall.tokens.v1";
 
 function loadAll() {
@@ -39,7 +41,7 @@ export function randomSeed() {
 
 export class ApiError extends Error {
   constructor(status, error) {
-    super(error?.message || `HTTP ${status}`);
+    super(error?.message || t("HTTP error {status}", { status }));
     this.status = status;
     this.code = error?.code || "http_error";
     this.legal = error?.legal;
@@ -80,7 +82,10 @@ export async function loadBoard(game) {
   }
 }
 
+/** A seat's name, with its number when several seats share it (bots, guests). */
 export function seatLabel(snap, seat) {
   const p = snap.players?.[seat];
-  return p ? `${p.name}` : `seat ${seat + 1}`;
+  if (!p || !p.name) return t("seat {n}", { n: seat + 1 });
+  const twins = (snap.players || []).filter((q) => q.name === p.name).length;
+  return twins > 1 ? t("{name} {n}", { name: p.name, n: seat + 1 }) : p.name;
 }

@@ -3,6 +3,8 @@
 // (contract: docs/web-games.md; protocol: docs/protocol.md).
 
 import { clear, html } from "./dom.js";
+import { t } from "./i18n.js";
+import { describeOptions, gameTitle } from "./options.js";
 import { api, loadBoard, playerName, randomSeed, saveTokens, seatLabel, setPlayerName, tokensFor } from "./api.js";
 
 const PROTOCOL = 1;
@@ -23,7 +25,12 @@ const state = {
   drawing: Promise.resolve(),
   pendingSnap: null,
   seeding: false,
+  catalog: null,
+  animateNext: false,
 };
+
+/** The games' option specs (for the title's words: only what differs from the defaults). */
+const catalogReady = api("/api/catalog").then((c) => { state.catalog = c; }).catch(() => {});
 
 /** Our seats that wait for their player seed: send one (the commitment is public now). */
 async function sendSeed(snap) {
@@ -36,7 +43,7 @@ async function sendSeed(snap) {
       headers: { "Content-Type": "application/json", "X-Seat-Token": myTokens().join(",") },
       body: JSON.stringify({ seed: randomSeed() }),
     });
-    if (!res.ok && res.status !== 409) message("could not send the seed for the dice", "error");
+    if (!res.ok && res.status !== 409) message(t("could not send the seed for the dice"), "error");
   } finally {
     state.seeding = false;
   }
@@ -63,6 +70,20 @@ function setConn(text, kind) {
   const el = $("conn");
   el.textContent = text;
   el.className = `conn ${kind}`;
+  // offline: a banner that cannot be missed, and the board redrawn with nothing to play
+  const offline = kind === "bad";
+  const banner = $("offline");
+  if (banner && banner.hidden !== !offline) {
+    banner.hidden = !offline;
+    document.body.dataset.offline = offline ? "1" : "";
+    if (state.snap) redrawBoard();
+  }
+}
+
+/** Clear an error shown in the message line (after a reconnect, an accepted action). */
+function clearError() {
+  const box = $("message");
+  if (box.classList.contains("error")) message("");
 }
 
 function myTokens() {
@@ -73,11 +94,12 @@ function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   const ws = new WebSocket(`${proto}://${location.host}/ws`);
   state.ws = ws;
-  setConn(state.retry ? "reconnecting…" : "connecting…", "wait");
+  setConn(state.retry ? t("reconnecting…") : t("connecting…"), state.retry ? "bad" : "wait");
   ws.onopen = () => {
     state.connected = true;
     state.retry = 0;
-    setConn("connected", "ok");
+    setConn(t("connected"), "ok");
+    clearError();
     sendJoin();
   };
   ws.onmessage = (ev) => {
@@ -91,10 +113,10 @@ function connect() {
   };
   ws.onclose = () => {
     state.connected = false;
-    for (const { reject } of state.pending.values()) reject({ code: "disconnected", message: "connection lost" });
+    for (const { reject } of state.pending.values()) reject({ code: "disconnected", message: t("connection lost") });
     state.pending.clear();
     if (state.closing) return;
-    setConn("offline — reconnecting…", "bad");
+    setConn(t("offline — reconnecting…"), "bad");
     const delay = Math.min(5000, 250 * 2 ** state.retry);
     state.retry += 1;
     setTimeout(connect, delay);
@@ -116,12 +138,16 @@ function sendJoin() {
 /** Send an action text for the seat to move; resolves when the server accepted it. */
 export function act(text) {
   return new Promise((resolve, reject) => {
-    if (!state.snap) return reject({ code: "not_joined", message: "not connected yet" });
+    if (!state.snap) return reject({ code: "not_joined", message: t("not connected yet") });
+    if (!state.connected) {
+      message(t("offline: nothing can be played until the connection is back"), "error");
+      return reject({ code: "disconnected", message: t("offline") });
+    }
     state.ref += 1;
     const ref = state.ref;
     if (!send({ type: "act", ref, text, seq: state.snap.seq })) {
-      message("offline: the move was not sent; reconnecting…", "error");
-      return reject({ code: "disconnected", message: "offline" });
+      message(t("offline: the move was not sent; reconnecting…"), "error");
+      return reject({ code: "disconnected", message: t("offline") });
     }
     state.pending.set(ref, { resolve, reject });
   });
@@ -133,8 +159,8 @@ export function resign() {
     state.ref += 1;
     const ref = state.ref;
     if (!send({ type: "resign", ref })) {
-      message("offline: not resigned; reconnecting…", "error");
-      return reject({ code: "disconnected", message: "offline" });
+      message(t("offline: not resigned; reconnecting…"), "error");
+      return reject({ code: "disconnected", message: t("offline") });
     }
     state.pending.set(ref, { resolve, reject });
   });
@@ -142,14 +168,14 @@ export function resign() {
 
 /** A Resign button that asks once more before it resigns (no modal dialog). */
 function resignButton() {
-  const button = html("button", { class: "btn", "data-button": "resign" }, "Resign");
+  const button = html("button", { class: "btn", "data-button": "resign" }, t("Resign"));
   button.onclick = async () => {
     if (button.dataset.armed !== "1") {
       button.dataset.armed = "1";
-      button.textContent = "Really resign? Click again";
+      button.textContent = t("Really resign? Click again");
       setTimeout(() => {
         button.dataset.armed = "";
-        button.textContent = "Resign";
+        button.textContent = t("Resign");
       }, 4000);
       return;
     }
@@ -195,6 +221,7 @@ function onMessage(msg) {
       if (waiting) {
         state.pending.delete(msg.ref);
         waiting.resolve(msg);
+        clearError();
       }
       break;
     case "error":
@@ -206,7 +233,7 @@ function onMessage(msg) {
       if (msg.code === "unknown_game") {
         state.closing = true;
         state.ws.close();
-        $("status").textContent = "There is no such game.";
+        $("status").textContent = t("There is no such game.");
       }
       break;
     default:
@@ -214,14 +241,45 @@ function onMessage(msg) {
   }
 }
 
-async function showSnapshot(snap, animate) {
+/** The result line, with the players' names (the board's own words when it has them). */
+function summary(snap) {
+  const own = state.board?.summary;
+  if (own) {
+    try {
+      const text = own(snap, (seat) => seatLabel(snap, seat));
+      if (text) return text;
+    } catch (err) {
+      console.error(err);
+    }
+  }
+  if (!snap.summary) return "";
+  const resigned = /^(.+) resigned$/.exec(snap.summary);
+  if (resigned) return t("{name} resigned", { name: resigned[1] });
+  // the server's English line names seats: put the players' names in (translated when known)
+  const named = snap.summary.replace(/\b[Ss]eat (\d+)\b/g, (whole, n) => seatLabel(snap, Number(n) - 1));
+  return t(named);
+}
+
+/** Draw the board again from the current snapshot (e.g. when the connection comes or goes). */
+function redrawBoard() {
+  if (!state.snap || !state.board) return;
+  const snap = state.snap;
+  state.drawing = state.drawing.then(() => showSnapshot(snap, false, true)).catch((err) => console.error(err));
+}
+
+async function showSnapshot(snap, animate, again = false) {
   if (!state.board) state.board = await loadBoard(snap.game);
-  state.previous = state.snap;
+  if (!again) state.previous = state.snap;
   state.snap = snap;
-  document.title = `${snap.title} — dicehall`;
-  $("title").textContent = `${snap.title}${snap.options && Object.keys(snap.options).length ? " · " + Object.entries(snap.options).map(([k, v]) => `${k} ${v}`).join(", ") : ""}`;
+  await catalogReady;
+  const title = gameTitle(snap.game, snap.title);
+  document.title = `${title} — dicehall`;
+  const spec = state.catalog?.find((g) => g.name === snap.game);
+  const words = describeOptions(snap.game, snap.options || {}, spec ? spec.options : []);
+  $("title").textContent = words ? `${title} · ${words}` : title;
   const you = snap.you || [];
-  const canAct = snap.to_move !== null && you.includes(snap.to_move) && snap.status === "playing";
+  // nothing can be played while offline: the board shows the position, without choices
+  const canAct = state.connected && snap.to_move !== null && you.includes(snap.to_move) && snap.status === "playing";
   const ctx = {
     act,
     canAct,
@@ -236,9 +294,10 @@ async function showSnapshot(snap, animate) {
     state.board.render($("board"), snap, ctx);
   } catch (err) {
     console.error(err);
-    message(`board error: ${err}`, "error");
+    message(t("board error: {error}", { error: String(err) }), "error");
   }
   renderPlayers(snap);
+  renderHint(snap, canAct);
   renderStatus(snap, canAct);
   renderLog(snap);
   renderSeats(snap);
@@ -248,6 +307,57 @@ async function showSnapshot(snap, animate) {
   if (snap.status === "waiting") sendSeed(snap);
 }
 
+/** The Hint button of the seat to move (games that allow hints: never rated ones), and the
+ *  bot's best options with their values once asked (GET /api/games/{id}/hint). */
+function renderHint(snap, canAct) {
+  const panel = $("hint");
+  const key = `${snap.id}:${snap.seq}`;
+  if (panel.dataset.key !== key) {
+    panel.hidden = true;
+    clear(panel);
+    panel.dataset.key = key;
+  }
+  const allowed = canAct && !snap.rated && (snap.game !== "backgammon" || ["move", "cube", "take"].includes(snap.view?.phase));
+  let button = $("links").querySelector("[data-button='hint']");
+  if (!allowed) {
+    button?.remove();
+    return;
+  }
+  if (!button) {
+    button = html("button", { class: "btn", "data-button": "hint", type: "button" }, t("Hint"));
+    $("links").prepend(button);
+  }
+  button.onclick = async () => {
+    button.disabled = true;
+    try {
+      const res = await fetch(`/api/games/${gameId}/hint`, { headers: { "X-Seat-Token": myTokens().join(",") } });
+      const data = await res.json();
+      if (!res.ok) throw new Error(data?.error?.message || t("HTTP error {status}", { status: res.status }));
+      if (state.snap?.seq === snap.seq) showHint(panel, data);
+    } catch (err) {
+      message(err.message, "error");
+    } finally {
+      button.disabled = false;
+    }
+  };
+}
+
+function showHint(panel, data) {
+  const pct = (x) => `${(100 * x).toFixed(1)}%`;
+  const bg = data.game === "backgammon" && data.unit === "equity";
+  const unit = { equity: t("equity"), points: t("expected points"), result: t("expected result"), cube: t("equity lost") }[data.unit] || data.unit;
+  const head = [t("option"), unit, t("lost")].concat(bg ? [t("win"), t("gammon")] : []);
+  clear(panel).append(
+    html("h2", {}, t("Hint: the computer's best options")),
+    html("table", { "data-testid": "hint-table" },
+      html("thead", {}, html("tr", {}, head.map((h) => html("th", { scope: "col" }, h)))),
+      html("tbody", {}, data.options.map((o, i) => html("tr", { "data-hint": o.text, class: i === 0 ? "best" : "" },
+        html("td", {}, o.text), html("td", {}, o.value.toFixed(3)), html("td", {}, o.loss ? `−${o.loss.toFixed(3)}` : "—"),
+        bg ? html("td", {}, pct(o.win)) : null, bg ? html("td", {}, pct(o.gammon)) : null)))),
+    data.minimising ? html("p", { class: "hint" }, t("You are the opponent here: low values are good for you.")) : "");
+  panel.hidden = false;
+}
+
 function renderPlayers(snap) {
   const box = clear($("players"));
   for (const p of snap.players) {
@@ -255,9 +365,9 @@ function renderPlayers(snap) {
     box.append(
       html("div", { class: `player${snap.to_move === p.seat ? " to-move" : ""}${you ? " you" : ""}`, "data-seat": p.seat },
         html("span", { class: "chip", style: { background: `var(--seat${p.seat})` } }),
-        html("span", { class: "name" }, p.claimed ? p.name : `seat ${p.seat + 1} (open)`),
-        p.kind === "bot" ? html("span", { class: "tag" }, "bot") : null,
-        you ? html("span", { class: "tag you" }, "you") : null,
+        html("span", { class: "name" }, p.claimed ? seatLabel(snap, p.seat) : t("seat {n} (open)", { n: p.seat + 1 })),
+        p.kind === "bot" ? html("span", { class: "tag" }, t("bot")) : null,
+        you ? html("span", { class: "tag you" }, t("you")) : null,
         snap.returns ? html("span", { class: "score" }, `${snap.returns[p.seat] > 0 ? "+" : ""}${snap.returns[p.seat]}`) : null),
     );
   }
@@ -267,27 +377,48 @@ function renderStatus(snap, canAct) {
   let text;
   if (snap.status === "waiting") {
     const open = snap.players.filter((p) => !p.claimed).map((p) => p.seat + 1);
-    text = `Waiting for players (open seat${open.length > 1 ? "s" : ""} ${open.join(", ")}). Share this page's link with a friend.`;
+    text = open.length > 1
+      ? t("Waiting for players (open seats {seats}). Share this page's link with a friend.", { seats: open.join(", ") })
+      : t("Waiting for a player (open seat {seats}). Share this page's link with a friend.", { seats: open.join(", ") });
   } else if (snap.status === "finished") {
-    text = snap.summary || "The game is over.";
+    text = summary(snap) || t("The game is over.");
   } else if (canAct) {
-    text = snap.mode === "local" ? `${seatLabel(snap, snap.to_move)}: your turn` : "Your turn";
+    text = snap.mode === "local" ? t("{name}: your turn", { name: seatLabel(snap, snap.to_move) }) : t("Your turn");
   } else if (snap.to_move !== null) {
     const p = snap.players[snap.to_move];
-    text = `${seatLabel(snap, snap.to_move)} ${p.kind === "bot" ? "is thinking…" : "to play"}`;
+    text = p.kind === "bot"
+      ? t("{name} is thinking…", { name: seatLabel(snap, snap.to_move) })
+      : t("{name} to play", { name: seatLabel(snap, snap.to_move) });
   } else {
-    text = "Rolling…";
+    text = t("Rolling…");
   }
+  if (snap.status === "playing" && !state.connected) text = t("Offline: reconnecting…");
   $("status").textContent = text;
   $("status").className = `status${canAct ? " your-turn" : ""}`;
+}
+
+/** Who a dice entry of the log belongs to: the seat that rolled (the next to move, or the
+ *  last mover for games where a roll ends the turn); null for the opening roll and draws. */
+function roller(snap, index) {
+  const e = snap.log[index];
+  if (e.detail && e.detail.opening) return null;
+  for (let k = index + 1; k < snap.log.length; k += 1) {
+    if (snap.log[k].actor >= 0) return snap.log[k].actor;
+  }
+  if (index === snap.log.length - 1 && snap.to_move !== null && snap.to_move !== undefined) return snap.to_move;
+  for (let k = index - 1; k >= 0; k -= 1) {
+    if (snap.log[k].actor >= 0) return snap.log[k].actor;
+  }
+  return null;
 }
 
 function renderLog(snap) {
   const list = clear($("log"));
   const describe = state.board?.describe;
   let n = 0;
-  for (const e of snap.log) {
-    const who = e.actor < 0 ? "dice" : seatLabel(snap, e.actor);
+  for (const [index, e] of snap.log.entries()) {
+    const rolledBy = e.actor < 0 ? roller(snap, index) : null;
+    const who = e.actor >= 0 ? seatLabel(snap, e.actor) : rolledBy !== null ? seatLabel(snap, rolledBy) : t("dice");
     let text = e.text;
     if (describe) {
       try {
@@ -297,13 +428,14 @@ function renderLog(snap) {
       }
     }
     n += 1;
+    const colour = e.actor >= 0 ? e.actor : rolledBy;
     list.append(html("li", {
       class: `${e.actor < 0 ? "roll" : "move"}${snap.last && snap.last.seq === e.seq ? " last" : ""}`,
       "data-seq": e.seq,
-      style: e.actor >= 0 ? { borderLeftColor: `var(--seat${e.actor})` } : null,
-    }, html("span", { class: "who" }, who), " ", html("span", { class: "what" }, text)));
+      style: colour !== null ? { borderLeftColor: `var(--seat${colour})` } : null,
+    }, html("span", { class: "num" }, `${n}.`), " ", html("span", { class: "who" }, who), " ", html("span", { class: "what" }, text)));
   }
-  if (!n) list.append(html("li", { class: "empty" }, "No moves yet."));
+  if (!n) list.append(html("li", { class: "empty" }, t("No moves yet.")));
   list.scrollTop = list.scrollHeight;
 }
 
@@ -313,14 +445,14 @@ function renderSeats(snap) {
   if (!open.length || (snap.you || []).length) {
     if (snap.status === "waiting" && snap.mode === "friend") {
       const link = location.href.split("#")[0];
-      box.append(html("div", { class: "share" }, "Invite: ",
-        html("input", { readonly: true, value: link, class: "share-link", onclick: (e) => e.target.select() }),
-        html("button", { class: "btn small", onclick: () => navigator.clipboard?.writeText(link).then(() => message("link copied")) }, "Copy")));
+      box.append(html("div", { class: "share" }, t("Invite:"), " ",
+        html("input", { readonly: true, value: link, class: "share-link", "aria-label": t("Link to this game"), onclick: (e) => e.target.select() }),
+        html("button", { class: "btn small", onclick: () => navigator.clipboard?.writeText(link).then(() => message(t("link copied"))) }, t("Copy"))));
     }
     return;
   }
-  const name = html("input", { id: "join-name", placeholder: "your name", value: playerName(), maxlength: 40 });
-  box.append(html("label", {}, "Name ", name));
+  const name = html("input", { id: "join-name", placeholder: t("your name"), value: playerName(), maxlength: 40 });
+  box.append(html("label", {}, t("Name"), " ", name));
   for (const p of open) {
     box.append(html("button", {
       class: "btn primary",
@@ -335,9 +467,9 @@ function renderSeats(snap) {
           message(err.message, "error");
         }
       },
-    }, `Take seat ${p.seat + 1}`));
+    }, t("Take seat {n}", { n: p.seat + 1 })));
   }
-  box.append(html("span", { class: "hint" }, " or just watch."));
+  box.append(html("span", { class: "hint" }, t("or just watch.")));
 }
 
 async function rematch() {
@@ -354,35 +486,36 @@ function renderResult(snap) {
   const box = $("result");
   clear(box);
   const links = html("div", { class: "links" },
-    html("a", { href: `/g/${gameId}/replay`, class: "btn", "data-button": "replay" }, "Replay"),
-    html("a", { href: `/api/games/${gameId}/record?download=1`, class: "btn", download: `dicehall-${gameId}.json`, "data-button": "download" }, "Download record"),
-    html("a", { href: `/g/${gameId}/fairness`, class: "btn", "data-button": "fairness" }, "Fairness check"));
+    html("a", { href: `/g/${gameId}/replay`, class: "btn", "data-button": "replay" }, t("Replay")),
+    html("a", { href: `/api/games/${gameId}/record?download=1`, class: "btn", download: `dicehall-${gameId}.json`, "data-button": "download" }, t("Download record")),
+    html("a", { href: `/g/${gameId}/fairness`, class: "btn", "data-button": "fairness" }, t("Fairness check")));
   if (snap.status !== "finished") {
     box.hidden = true;
     const mine = (snap.you || []).length > 0 && snap.status === "playing";
     const kept = $("links").querySelector("[data-button='resign']");
-    $("links").replaceChildren(...(mine ? [kept || resignButton(), links] : [links]));
+    const hint = $("links").querySelector("[data-button='hint']");
+    $("links").replaceChildren(...[hint, ...(mine ? [kept || resignButton(), links] : [links])].filter(Boolean));
     return;
   }
   $("links").replaceChildren();
   box.hidden = false;
   const mine = (snap.you || []).length > 0;
   const parts = [
-    html("h2", {}, "Game over"),
-    html("p", { class: "summary", "data-testid": "summary" }, snap.summary || ""),
+    html("h2", {}, t("Game over")),
+    html("p", { class: "summary", "data-testid": "summary" }, summary(snap)),
     html("table", { class: "scores" }, snap.players.map((p) =>
-      html("tr", {}, html("td", {}, html("span", { class: "chip", style: { background: `var(--seat${p.seat})` } }), " ", p.name),
+      html("tr", {}, html("td", {}, html("span", { class: "chip", style: { background: `var(--seat${p.seat})` } }), " ", seatLabel(snap, p.seat)),
         html("td", { class: "num" }, `${snap.returns[p.seat] > 0 ? "+" : ""}${snap.returns[p.seat]}`)))),
     mine ? html("button", { class: "btn primary", "data-button": "rematch", onclick: rematch },
-      snap.rematch ? "Join the rematch" : "Rematch") : null,
-    !mine && snap.rematch ? html("a", { class: "btn", href: `/g/${snap.rematch}` }, "Watch the rematch") : null,
+      snap.rematch ? t("Join the rematch") : t("Rematch")) : null,
+    !mine && snap.rematch ? html("a", { class: "btn", href: `/g/${snap.rematch}` }, t("Watch the rematch")) : null,
     links,
   ];
   box.append(...parts.filter(Boolean));
 }
 
 if (!gameId) {
-  $("status").textContent = "No game id in the address.";
+  $("status").textContent = t("No game id in the address.");
 } else {
   setInterval(() => send({ type: "ping" }), 25000);
   connect();

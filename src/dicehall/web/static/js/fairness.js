@@ -2,6 +2,7 @@
 // Scheme "hmac-sha256-d6-v1" (src/dicehall/core/fairness.py, docs/protocol.md).
 
 import { clear, html } from "./dom.js";
+import { t } from "./i18n.js";
 import { hex, hmacSha256, sha256, utf8 } from "./sha256.js";
 
 const $ = (id) => document.getElementById(id);
@@ -49,7 +50,7 @@ function sameMultiset(a, b) {
 
 export function check(record) {
   const info = record?.meta?.fairness;
-  if (!info || info.scheme !== "hmac-sha256-d6-v1") throw new Error("this record has no fairness data");
+  if (!info || info.scheme !== "hmac-sha256-d6-v1") throw new Error(t("this record has no fairness data"));
   const result = { info, seedHash: null, hashOk: false, rows: [], ok: false, revealed: Boolean(info.server_seed) };
   if (!info.server_seed) return result;
   result.seedHash = hex(sha256(utf8(info.server_seed)));
@@ -69,7 +70,9 @@ export function check(record) {
       ok = computed[0] === roll.draw;
     }
     allOk = allOk && ok;
-    result.rows.push({ index: roll.index, text: roll.text, computed, ok });
+    // recorded and recomputed dice side by side in the order they were drawn (the outcome
+    // text may list them sorted, e.g. backgammon's "6-5")
+    result.rows.push({ index: roll.index, text: roll.text, recorded: roll.dice || [roll.draw], computed, ok });
   }
   result.ok = allOk;
   return result;
@@ -79,22 +82,24 @@ function show(record) {
   const r = check(record);
   $("result").hidden = false;
   $("commitment").textContent = r.info.commitment;
-  $("seed").textContent = r.info.server_seed || "(not revealed until the game ends)";
+  $("seed").textContent = r.info.server_seed || t("(not revealed until the game ends)");
   $("seed-hash").textContent = r.seedHash || "—";
-  $("hash-ok").textContent = r.revealed ? (r.hashOk ? "✓ matches" : "✗ does NOT match") : "";
+  $("hash-ok").textContent = r.revealed ? (r.hashOk ? t("✓ matches") : t("✗ does NOT match")) : "";
   $("hash-ok").className = r.hashOk ? "ok" : "bad";
   $("player-seeds").textContent = JSON.stringify(r.info.player_seeds || []);
   const body = clear($("rolls"));
   for (const row of r.rows) {
     body.append(html("tr", {}, html("td", {}, row.index + 1), html("td", {}, row.text),
-      html("td", {}, row.computed.join("-")), html("td", { class: row.ok ? "ok" : "bad" }, row.ok ? "✓" : "✗")));
+      html("td", { "data-col": "recorded" }, row.recorded.join(" ")),
+      html("td", { "data-col": "computed" }, row.computed.join(" ")),
+      html("td", { class: row.ok ? "ok" : "bad" }, row.ok ? t("✓ same") : t("✗ different"))));
   }
   const verdict = $("verdict");
   if (!r.revealed) {
-    verdict.textContent = "The game is not over: the server seed is still secret.";
+    verdict.textContent = t("The game is not over: the server seed is still secret.");
     verdict.className = "";
   } else {
-    verdict.textContent = r.ok ? `Fair: all ${r.rows.length} rolls match the seeds ✓` : "Mismatch: these dice do not follow from the seeds ✗";
+    verdict.textContent = r.ok ? t("Fair: all {n} rolls match the seeds ✓", { n: r.rows.length }) : t("Mismatch: these dice do not follow from the seeds ✗");
     verdict.className = r.ok ? "ok" : "bad";
   }
   document.body.dataset.verdict = r.revealed ? (r.ok ? "ok" : "bad") : "secret";
@@ -103,7 +108,7 @@ function show(record) {
 async function loadGame(id) {
   try {
     const res = await fetch(`/api/games/${encodeURIComponent(id)}/record`);
-    if (!res.ok) throw new Error((await res.json())?.error?.message || `HTTP ${res.status}`);
+    if (!res.ok) throw new Error((await res.json())?.error?.message || t("HTTP error {status}", { status: res.status }));
     show(await res.json());
   } catch (err) {
     $("result").hidden = false;
@@ -116,7 +121,7 @@ const fromPath = parts[1] === "g" ? decodeURIComponent(parts[2]) : "";
 if (fromPath) {
   $("game-id").value = fromPath;
   $("back").href = `/g/${fromPath}`;
-  $("back").textContent = "back to the game";
+  $("back").textContent = t("back to the game");
   loadGame(fromPath);
 }
 $("load").addEventListener("submit", (e) => {
@@ -128,6 +133,6 @@ $("check-text").addEventListener("click", () => {
     show(JSON.parse($("record-text").value));
   } catch (err) {
     $("result").hidden = false;
-    $("verdict").textContent = `Cannot read the record: ${err.message}`;
+    $("verdict").textContent = t("Cannot read the record: {error}", { error: err.message });
   }
 });

@@ -3,13 +3,26 @@
 // from `params`, so a sentence is translated whole and its words can move.
 //
 //   import { t } from "./i18n.js";
-//   t("Your turn");                      // "Sua vez" in Portuguese
+//   t("Your turn");                      // "É a sua vez" in Portuguese
 //   t("{name} wins", { name: "Ann" });   // "Ann vence"
 //
 // The catalogue of the page's language is installed with setCatalog(); without one (English),
-// t() returns the msgid with its placeholders filled.
+// t() returns the msgid with its placeholders filled. The server renders every page with its
+// catalogue inlined as JSON (<script type="application/json" id="i18n-messages">, derived from
+// web/locale/<lang>/LC_MESSAGES/messages.po), and this module installs it when first imported,
+// so t() is right before any other module draws (also served at /api/i18n/<lang>.json).
 
 let catalog = {};
+
+function inlineCatalog() {
+  const el = typeof document !== "undefined" && document.getElementById("i18n-messages");
+  if (!el) return {};
+  try {
+    return JSON.parse(el.textContent || "{}");
+  } catch {
+    return {};
+  }
+}
 
 /** Install the messages of the page's language: an object {msgid: translation}. */
 export function setCatalog(messages) {
@@ -28,3 +41,5 @@ export function t(msgid, params = {}) {
 export function lang() {
   return document.documentElement.lang || "en";
 }
+
+setCatalog(inlineCatalog());

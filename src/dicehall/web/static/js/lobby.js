@@ -2,6 +2,8 @@
 
 import { clear, html } from "./dom.js";
 import { api, playerName, randomSeed, saveTokens, setPlayerName } from "./api.js";
+import { t } from "./i18n.js";
+import { gameTitle, optionGroups, wordsFor } from "./options.js";
 
 const $ = (id) => document.getElementById(id);
 let catalog = [];
@@ -10,21 +12,50 @@ function current() {
   return catalog.find((g) => g.name === $("game").value);
 }
 
-function optionInput(o) {
+/** One option's field: a human label, the input, and its explanation under it (visible on
+ *  phones, and read with the field by screen readers through aria-describedby). */
+function optionInput(game, o) {
   const id = `opt-${o.name}`;
+  const words = wordsFor(game, o);
+  const start = words.lobbyDefault !== undefined ? words.lobbyDefault : o.default;
   let input;
   if (o.choices) {
     input = html("select", { id, "data-option": o.name }, o.choices.map((c) =>
-      html("option", { value: c, selected: c === o.default }, String(c))));
+      html("option", { value: c, selected: c === start }, words.choices[c] || String(c))));
   } else if (o.type === "bool") {
-    input = html("input", { id, type: "checkbox", "data-option": o.name, checked: o.default });
+    input = html("input", { id, type: "checkbox", "data-option": o.name, checked: start });
   } else if (o.type === "int") {
-    input = html("input", { id, type: "number", "data-option": o.name, value: o.default, min: o.minimum ?? null, max: o.maximum ?? null });
+    input = html("input", { id, type: "number", "data-option": o.name, value: start, min: o.minimum ?? null, max: o.maximum ?? null });
   } else {
-    input = html("input", { id, "data-option": o.name, value: o.default });
+    input = html("input", { id, "data-option": o.name, value: start });
   }
-  input.addEventListener("change", refreshSeats);
-  return html("label", { title: o.description || "" }, `${o.name} `, input);
+  input.addEventListener("change", () => {
+    // cube and match play count gammons, as players expect: suggest standard scoring
+    if (game === "backgammon" && o.name === "cube" && input.checked) {
+      const scoring = $("opt-scoring");
+      if (scoring) scoring.value = "standard";
+    }
+    refreshOptions();
+  });
+  const help = words.help ? html("small", { class: "option-help", id: `${id}-help` }, words.help) : null;
+  if (help) input.setAttribute("aria-describedby", help.id);
+  return html("div", { class: `option${o.type === "bool" ? " option-bool" : ""}`, "data-option-row": o.name },
+    html("label", { for: id }, words.label), input, help);
+}
+
+/** Show only the fields that matter for the values chosen so far (the cube's fields when the
+ *  cube is on, the match's or the money session's), then the seats. */
+function refreshOptions() {
+  const g = current();
+  const values = options();
+  for (const o of g.options) {
+    const row = $("options").querySelector(`[data-option-row="${o.name}"]`);
+    if (row) row.hidden = !wordsFor(g.name, o).when(values);
+  }
+  for (const set of $("options").querySelectorAll("fieldset")) {
+    set.hidden = [...set.querySelectorAll("[data-option-row]")].every((r) => r.hidden);
+  }
+  refreshSeats();
 }
 
 function options() {
@@ -48,29 +79,59 @@ function refreshSeats() {
   const seat = $("seat");
   const keep = seat.value;
   clear(seat);
-  for (let i = 0; i < players(); i += 1) seat.append(html("option", { value: i }, i === 0 ? "1 (starts)" : String(i + 1)));
-  seat.append(html("option", { value: "random" }, "random"));
+  // backgammon's opening roll decides who starts; in the others seat 1 moves first
+  const rolled = current().name === "backgammon";
+  for (let i = 0; i < players(); i += 1) {
+    const label = !rolled && i === 0 ? t("{n} (starts)", { n: 1 }) : String(i + 1);
+    seat.append(html("option", { value: i }, label));
+  }
+  seat.append(html("option", { value: "random" }, t("random")));
   if ([...seat.options].some((o) => o.value === keep)) seat.value = keep;
+  $("seat-hint").textContent = rolled ? t("The opening roll decides who starts.") : "";
+}
+
+function opponentLabel(name) {
+  if (name === "random") return t("computer: random moves");
+  if (name === "bot") return t("computer: default level");
+  return t("computer: {level}", { level: name.includes(":") ? name.split(":")[1] : name });
+}
+
+function refreshOpponentHint() {
+  const value = $("opponent").value;
+  const hints = {
+    friend: t("You get a link to send; the game starts when your friend takes the seat."),
+    local: t("Both seats play in this browser, taking turns."),
+    random: t("The computer plays any legal move: for learning the rules."),
+  };
+  $("opponent-hint").textContent = hints[value] || t("The computer plays at the level chosen.");
 }
 
 function refreshGame() {
   const g = current();
   const box = clear($("options"));
-  for (const o of g.options) box.append(optionInput(o));
-  const opp = clear($("opponent"));
-  for (const name of g.opponents) {
-    const label = name === "random"
-      ? "computer: random moves"
-      : name === "bot"
-        ? "computer: default level"
-        : `computer: ${name.includes(":") ? name.split(":")[1] : name}`;
-    opp.append(html("option", { value: name }, label));
+  const groups = optionGroups()[g.name] || {};
+  const sets = {};
+  for (const o of g.options) {
+    const field = optionInput(g.name, o);
+    const group = wordsFor(g.name, o).group;
+    if (group && groups[group]) {
+      if (!sets[group]) {
+        sets[group] = html("fieldset", { class: "option-group", "data-group": group }, html("legend", {}, groups[group]));
+        box.append(sets[group]);
+      }
+      sets[group].append(field);
+    } else {
+      box.append(field);
+    }
   }
-  opp.append(html("option", { value: "friend" }, "a friend (send a link)"));
-  opp.append(html("option", { value: "local" }, "two players on this device"));
+  const opp = clear($("opponent"));
+  for (const name of g.opponents) opp.append(html("option", { value: name }, opponentLabel(name)));
+  opp.append(html("option", { value: "friend" }, t("a friend (send a link)")));
+  opp.append(html("option", { value: "local" }, t("two players on this device")));
   const best = g.opponents.includes("bot") ? "bot" : g.opponents[0];
   opp.value = best;
-  refreshSeats();
+  refreshOpponentHint();
+  refreshOptions();
 }
 
 async function create(ev) {
@@ -96,7 +157,7 @@ async function create(ev) {
     });
     if (!seeded.ok) {
       const data = await seeded.json().catch(() => null);
-      throw new Error(data?.error?.message || `the seed was refused (HTTP ${seeded.status})`);
+      throw new Error(data?.error?.message || t("the seed was refused (HTTP {status})", { status: seeded.status }));
     }
     location.href = res.url;
   } catch (err) {
@@ -105,15 +166,20 @@ async function create(ev) {
 }
 
 function describe(g) {
-  const title = catalog.find((c) => c.name === g.game)?.title || g.game;
-  const names = g.players.map((p) => (p.claimed ? p.name : "open seat")).join(" vs ");
+  const title = gameTitle(g.game, catalog.find((c) => c.name === g.game)?.title);
+  const named = (p) => {
+    if (!p.claimed) return t("open seat");
+    const twins = g.players.filter((q) => q.claimed && q.name === p.name).length;
+    return twins > 1 ? t("{name} {n}", { name: p.name, n: p.seat + 1 }) : p.name;
+  };
+  const names = g.players.map(named).join(t(" vs "));
   return `${title}: ${names}`;
 }
 
 function fillList(id, games, action) {
   const list = clear($(id));
   if (!games.length) {
-    list.append(html("li", { class: "empty" }, "none"));
+    list.append(html("li", { class: "empty" }, t("none")));
     return;
   }
   for (const g of games) {
@@ -127,13 +193,13 @@ function fillList(id, games, action) {
 async function refreshLists() {
   try {
     const lobby = await api("/api/lobby");
-    fillList("open", lobby.open, (g) => html("a", { class: "btn small primary", href: `/g/${g.id}` }, "Join"));
-    fillList("live", lobby.live, (g) => html("a", { class: "btn small", href: `/g/${g.id}` }, "Watch"));
+    fillList("open", lobby.open, (g) => html("a", { class: "btn small primary", href: `/g/${g.id}`, "aria-label": t("Join {game}", { game: describe(g) }) }, t("Join")));
+    fillList("live", lobby.live, (g) => html("a", { class: "btn small", href: `/g/${g.id}`, "aria-label": t("Watch {game}", { game: describe(g) }) }, t("Watch")));
     fillList("finished", lobby.finished, (g) => html("span", {},
       html("img", { class: "thumb", src: `/api/games/${g.id}/board.svg?size=96`, width: "96",
-        alt: "final position", loading: "lazy" }), " ",
-      html("a", { class: "btn small", href: `/g/${g.id}` }, "Result"), " ",
-      html("a", { class: "btn small", href: `/g/${g.id}/replay` }, "Replay")));
+        alt: t("final position"), loading: "lazy" }), " ",
+      html("a", { class: "btn small", href: `/g/${g.id}`, "aria-label": t("Result of {game}", { game: describe(g) }) }, t("Result")), " ",
+      html("a", { class: "btn small", href: `/g/${g.id}/replay`, "aria-label": t("Replay of {game}", { game: describe(g) }) }, t("Replay"))));
   } catch (err) {
     console.warn(err);
   }
@@ -142,8 +208,9 @@ async function refreshLists() {
 async function main() {
   catalog = await api("/api/catalog");
   const select = $("game");
-  for (const g of catalog) select.append(html("option", { value: g.name }, g.title));
+  for (const g of catalog) select.append(html("option", { value: g.name }, gameTitle(g.name, g.title)));
   select.addEventListener("change", refreshGame);
+  $("opponent").addEventListener("change", refreshOpponentHint);
   $("name").value = playerName();
   $("seed").value = randomSeed();
   refreshGame();

@@ -1,7 +1,9 @@
 // The replay viewer: step through every action of a game with the game's own board module.
 
-import { clear, html } from "./dom.js";
+import { clear, html, svg } from "./dom.js";
 import { api, loadBoard, seatLabel } from "./api.js";
+import { t } from "./i18n.js";
+import { gameTitle } from "./options.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const $ = (id) => document.getElementById(id);
@@ -11,7 +13,14 @@ let board = null;
 let index = 0;
 let timer = null;
 
-window.dicehall = { get index() { return index; }, get frames() { return frames; }, show: (i) => show(i, false) };
+let report = null;
+
+window.dicehall = {
+  get index() { return index; },
+  get frames() { return frames; },
+  get analysis() { return report; },
+  show: (i) => show(i, false),
+};
 
 function snapAt(i) {
   const f = frames[i];
@@ -35,7 +44,7 @@ function show(i, animate) {
   const snap = snapAt(index);
   const previous = index > 0 ? snapAt(index - 1) : null;
   board.render($("board"), snap, {
-    act: () => Promise.reject({ code: "replay", message: "this is a replay" }),
+    act: () => Promise.reject({ code: "replay", message: t("this is a replay") }),
     canAct: false,
     seat: 0,
     mySeats: [],
@@ -47,8 +56,8 @@ function show(i, animate) {
   $("slider").value = index;
   const f = frames[index];
   $("status").textContent = index === 0
-    ? `Start (${frames.length - 1} actions)`
-    : `${index} / ${frames.length - 1}: ${f.actor < 0 ? "dice" : seatLabel(meta, f.actor)} ${f.text}`;
+    ? t("Start ({n} actions)", { n: frames.length - 1 })
+    : `${index} / ${frames.length - 1}: ${f.actor < 0 ? t("dice") : seatLabel(meta, f.actor)} ${f.text}`;
   for (const li of $("log").children) li.classList.toggle("current", Number(li.dataset.index) === index);
   const cur = $("log").querySelector("li.current");
   if (cur) cur.scrollIntoView({ block: "nearest" });
@@ -63,10 +72,10 @@ function togglePlay() {
   if (timer) {
     clearInterval(timer);
     timer = null;
-    $("play").textContent = "Play";
+    $("play").textContent = t("Play");
     return;
   }
-  $("play").textContent = "Pause";
+  $("play").textContent = t("Pause");
   timer = setInterval(() => {
     if (index >= frames.length - 1) togglePlay();
     else step(1);
@@ -82,21 +91,22 @@ async function main() {
     return;
   }
   board = await loadBoard(meta.game);
-  $("title").textContent = `Replay: ${meta.title}`;
+  $("title").textContent = t("Replay: {title}", { title: gameTitle(meta.game, meta.title) });
   const players = clear($("players"));
   for (const p of meta.players) {
-    players.append(html("div", { class: "player" }, html("span", { class: "chip", style: { background: `var(--seat${p.seat})` } }), html("span", {}, p.name)));
+    players.append(html("div", { class: "player" }, html("span", { class: "chip", style: { background: `var(--seat${p.seat})` } }), html("span", {}, seatLabel(meta, p.seat))));
   }
   const log = clear($("log"));
   frames.forEach((f, i) => {
     if (i === 0) return;
     const li = html("li", { class: f.actor < 0 ? "roll" : "move", "data-index": i, onclick: () => show(i, false) },
-      html("span", { class: "who" }, f.actor < 0 ? "dice" : seatLabel(meta, f.actor)), " ", f.text);
+      html("span", { class: "num" }, `${i}.`), " ",
+      html("span", { class: "who" }, f.actor < 0 ? t("dice") : seatLabel(meta, f.actor)), " ", f.text);
     log.append(li);
   });
   $("links").append(
-    html("a", { class: "btn", href: `/api/games/${gameId}/record?download=1` }, "Download record"),
-    html("a", { class: "btn", href: `/g/${gameId}/fairness` }, "Fairness check"));
+    html("a", { class: "btn", href: `/api/games/${gameId}/record?download=1` }, t("Download record")),
+    html("a", { class: "btn", href: `/g/${gameId}/fairness` }, t("Fairness check")));
   const slider = $("slider");
   slider.max = frames.length - 1;
   slider.addEventListener("input", () => show(Number(slider.value), false));
@@ -112,6 +122,89 @@ async function main() {
     else if (e.key === "End") show(frames.length - 1, false);
   });
   show(0, false);
+  if (meta.status === "finished" && ["backgammon", "coinrows", "whitedie"].includes(meta.game)) loadAnalysis();
+}
+
+/** The analysis of the finished game (GET /api/games/{id}/analysis): totals per player, each
+ *  decision's value lost with errors and blunders marked (also in the move list), the
+ *  equity graph; a click on a decision shows its position. */
+async function loadAnalysis() {
+  const box = $("analysis");
+  const body = clear($("analysis-body"));
+  box.hidden = false;
+  body.append(html("p", { class: "hint", role: "status" }, t("Analysing every decision…")));
+  try {
+    report = await api(`/api/games/${gameId}/analysis`);
+  } catch (err) {
+    clear(body).append(html("p", { class: "message error" }, err.message));
+    return;
+  }
+  showAnalysis(body, report);
+  document.body.dataset.analysis = "ready";
+}
+
+const MARKS = () => ({ error: t("error"), blunder: t("blunder") });
+
+function showAnalysis(body, r) {
+  clear(body);
+  const unit = { equity: t("equity lost"), points: t("expected points lost"), result: t("expected result lost") }[r.unit];
+  const name = (seat) => seatLabel(meta, seat);
+  body.append(html("p", { class: "hint" }, r.game === "backgammon"
+    ? t("Each play against the computer's best ({level}); error: {error} or more equity lost, blunder: {blunder} or more.", { level: r.level, error: r.error, blunder: r.blunder })
+    : r.game === "whitedie"
+      ? t("Each decision against the exact best choice: the expected points it lost.")
+      : t("Each decision against the computer's evaluation ({level}): the expected result it lost.", { level: r.level })));
+  body.append(html("table", { class: "totals", "data-testid": "analysis-totals" },
+    html("thead", {}, html("tr", {}, [t("player"), t("decisions"), unit, t("errors"), t("blunders")].map((h) => html("th", { scope: "col" }, h)))),
+    html("tbody", {}, r.totals.map((x) => html("tr", { "data-seat": x.seat },
+      html("td", {}, name(x.seat)), html("td", {}, x.decisions), html("td", {}, x.loss.toFixed(3)),
+      html("td", {}, x.errors), html("td", {}, x.blunders))))));
+  const graph = equityGraph(r);
+  if (graph) body.append(graph);
+  const marks = MARKS();
+  const shown = r.decisions.filter((d) => d.loss > 0 || d.mark);
+  body.append(html("table", { class: "decisions", "data-testid": "analysis-decisions" },
+    html("caption", { class: "visually-hidden" }, t("Decisions that lost value")),
+    html("thead", {}, html("tr", {}, ["#", t("player"), t("dice"), t("played"), t("best"), t("lost"), ""].map((h) => html("th", { scope: "col" }, h)))),
+    html("tbody", {}, shown.map((d) => html("tr", { "data-n": d.n, class: d.mark ? `mark-${d.mark}` : "" },
+      html("td", {}, html("button", { class: "btn small", type: "button", onclick: () => show(d.n - 1, false), "aria-label": t("show move {n}", { n: d.n }) }, d.n)),
+      html("td", {}, name(d.seat)), html("td", {}, d.dice ? d.dice.join("-") : d.kind === "cube" ? t("cube") : ""),
+      html("td", {}, d.played), html("td", {}, d.best), html("td", {}, d.loss.toFixed(3)),
+      html("td", { "data-mark": d.mark || "" }, d.mark ? marks[d.mark] : ""))))));
+  if (!shown.length) body.append(html("p", {}, t("No decision lost any value.")));
+  // the marks in the move list too
+  for (const d of r.decisions) {
+    if (!d.mark) continue;
+    const li = $("log").querySelector(`li[data-index="${d.n}"]`);
+    if (li) li.append(html("span", { class: `mark-${d.mark}`, "data-mark": d.mark, title: marks[d.mark] }, d.mark === "blunder" ? "??" : "?"));
+  }
+}
+
+/** The equity of the position for the first player, decision by decision (an SVG line). */
+function equityGraph(r) {
+  const points = r.decisions.filter((d) => d.equity !== null && d.equity !== undefined);
+  if (points.length < 2) return null;
+  const W = 600;
+  const H = 160;
+  const pad = 24;
+  const last = frames.length - 1 || 1;
+  const x = (n) => pad + ((W - 2 * pad) * n) / last;
+  const lim = Math.max(1, ...points.map((d) => Math.abs(d.equity)));
+  const y = (e) => H / 2 - ((H / 2 - 12) * e) / lim;
+  const line = points.map((d) => `${x(d.n).toFixed(1)},${y(d.equity).toFixed(1)}`).join(" ");
+  const first = seatLabel(meta, 0);
+  const g = svg("svg", {
+    viewBox: `0 0 ${W} ${H}`, class: "graph", role: "img", "data-testid": "equity-graph",
+    "aria-label": t("Equity of {name} over the game, from {a} to {b}", { name: first, a: points[0].equity.toFixed(2), b: points[points.length - 1].equity.toFixed(2) }),
+  });
+  g.append(svg("line", { x1: pad, x2: W - pad, y1: H / 2, y2: H / 2, class: "axis" }));
+  g.append(svg("text", { x: 2, y: 14 }, `+${lim}`), svg("text", { x: 2, y: H - 4 }, `−${lim}`));
+  g.append(svg("text", { x: W - pad, y: 14, "text-anchor": "end" }, t("{name} ahead", { name: first })));
+  g.append(svg("polyline", { points: line, class: "line" }));
+  for (const d of points.filter((p) => p.mark)) {
+    g.append(svg("circle", { cx: x(d.n), cy: y(d.equity), r: 4, class: `dot mark-${d.mark}`, fill: d.mark === "blunder" ? "var(--error)" : "var(--warn-text)" }));
+  }
+  return g;
 }
 
 main();

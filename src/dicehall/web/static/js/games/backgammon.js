@@ -14,8 +14,16 @@
 //   [data-button="undo"]     take back the last checker moved
 //   svg[data-seq]            the snapshot drawn; svg[data-bottom-seat]: the seat drawn at the bottom
 //   root.dataset.node        index in moves.nodes of the position after the clicks so far
+//
+// Keyboard: every lit point, the bar and the tray are buttons (Tab, or the arrow keys between
+// them; Enter or Space chooses): choose a checker, then its destination, then Confirm (focus
+// moves there by itself). Screen readers get the whole position, the dice and the legal
+// choices as text (#bg-position, described by the board), in the page's language.
 
 import { animateTranslate, clear, dieFace, html, svg } from "../dom.js";
+import { t } from "../i18n.js";
+
+const t_ = t; // where a local variable `t` (an SVG text) is in scope
 import { cubePanel, drawCube } from "./backgammon_cube.js";
 
 const W = 700;
@@ -90,11 +98,81 @@ export function describe(entry, snap) {
   if (detail && detail.opening) {
     // the server says who starts (null: a tie, both roll again)
     const [a, b] = detail.roll;
-    const name = (seat) => snap.players?.[seat]?.name || `seat ${seat + 1}`;
-    const who = detail.starts === null ? "a tie: roll again" : `${name(detail.starts)} starts`;
-    return `opening: ${name(0)} ${a}, ${name(1)} ${b} (${who})`;
+    const who = detail.starts === null ? t("a tie: roll again") : t("{name} starts", { name: nameOf(snap, detail.starts) });
+    return t("opening roll: {a} {x}, {b} {y} ({who})", { a: nameOf(snap, 0), x: a, b: nameOf(snap, 1), y: b, who });
   }
-  return `rolls ${entry.text}`;
+  return t("rolls {dice}", { dice: entry.text });
+}
+
+function nameOf(snap, seat) {
+  return snap.players?.[seat]?.name || t("seat {n}", { n: seat + 1 });
+}
+
+/** The result line with the players' names (client.js shows it in the result panel). */
+export function summary(snap, name) {
+  const v = snap.view;
+  if (!v || v.winner === null || v.winner === undefined) return "";
+  const who = name(v.winner);
+  const m = v.match;
+  if (m && m.length) {
+    return t("{name} wins the match to {length}, {a}–{b}.", { name: who, length: m.length, a: m.score[0], b: m.score[1] });
+  }
+  if (v.history && v.history.length > 1 && m) {
+    const net = m.score[0] - m.score[1];
+    const signed = (x) => (x > 0 ? `+${x}` : String(x));
+    return t("Money session of {games} games: {a} {x}, {b} {y}.", { games: v.history.length, a: name(0), x: signed(net), b: name(1), y: signed(-net) });
+  }
+  const kind = { 1: t("a single game"), 2: t("a gammon"), 3: t("a backgammon") }[v.points];
+  if (!v.cube?.enabled && kind) return t("{name} wins {kind} ({points} points).", { name: who, kind, points: v.points }).replace("(1 points)", t("(1 point)"));
+  return v.points === 1 ? t("{name} wins 1 point.", { name: who }) : t("{name} wins {points} points.", { name: who, points: v.points });
+}
+
+/** Where a point is, in words: "point 13", "the bar", "off the board". */
+function placeName(p) {
+  if (p === 25) return t("the bar");
+  if (p === 0) return t("off the board");
+  return t("point {n}", { n: p });
+}
+
+function checkers(n) {
+  return n === 1 ? t("1 checker") : t("{n} checkers", { n });
+}
+
+/** The whole position in text, for screen readers: every stack, bar, borne off, pips, dice,
+ *  and what may be chosen now. Points in the numbering of the seat drawn at the bottom. */
+function positionText(b, snap) {
+  const { me, them, mine, theirs, pips, current, sources, dests, mem, view } = b;
+  const side = (seat, own) => {
+    const stacks = [];
+    for (let p = 24; p >= 1; p -= 1) {
+      const n = own ? mine[p] : theirs[25 - p];
+      if (n) stacks.push(t("{count} on point {n}", { count: checkers(n), n: p }));
+    }
+    const bar = own ? mine[25] : theirs[25];
+    const off = own ? mine[0] : theirs[0];
+    const parts = [stacks.join(", ") || t("no checkers on the points")];
+    parts.push(bar ? t("{count} on the bar", { count: checkers(bar) }) : t("none on the bar"));
+    if (off) parts.push(t("{count} borne off", { count: checkers(off) }));
+    return t("{name} ({colour}): {stacks}; {pips} pips.", {
+      name: nameOf(snap, seat), colour: seat === 0 ? t("light checkers") : t("dark checkers"), stacks: parts.join("; "), pips: pips[seat],
+    });
+  };
+  const lines = [
+    t("Points numbered from {name}'s side: {name} moves from 24 down to 1 and bears off from the home board, points 1 to 6.", { name: nameOf(snap, me) }),
+    side(me, true),
+    side(them, false),
+  ];
+  if (view.dice) lines.push(t("Dice: {a} and {b}, rolled by {name}.", { a: view.dice[0], b: view.dice[1], name: nameOf(snap, view.turn) }));
+  if (current) {
+    if (current.text !== null && !mem.path.length && current.text === "pass") lines.push(t("No legal move: pass."));
+    else if (current.text !== null) lines.push(t("Play complete: {play}. Confirm it, or undo.", { play: current.text }));
+    else if (mem.selected !== null) {
+      const to = [...dests.keys()].map(placeName).join(", ");
+      lines.push(mem.selected === 25 ? t("Checker chosen on the bar; it can go to: {to}.", { to }) : t("Checker chosen on point {n}; it can go to: {to}.", { n: mem.selected, to }));
+    }
+    else lines.push(t("Checkers that can move: {from}.", { from: [...sources].sort((x, y) => y - x).map(placeName).join(", ") }));
+  }
+  return lines.join(" ");
 }
 
 /** Layout and state: what is drawn and what may be clicked, after the clicks so far. */
@@ -136,12 +214,14 @@ function clicker(b, redraw) {
     if (mem.selected !== null && dests.has(p)) {
       mem.path.push(dests.get(p));
       mem.selected = null;
+      mem.focus = "source";
       redraw();
       return;
     }
     if (sources.has(p)) {
       // a checker with exactly one move by a single die: still wait for the destination click
       mem.selected = mem.selected === p ? null : p;
+      mem.focus = mem.selected === null ? "source" : "dest";
       redraw();
       return;
     }
@@ -167,7 +247,7 @@ function drawFrame(s) {
     const fill = p % 2 ? "var(--point-a)" : "var(--point-b)";
     s.append(svg("polygon", { points: `${x - PW / 2},${base} ${x + PW / 2},${base} ${x},${tip}`, fill, class: "point" }));
     const label = svg("text", {
-      x, y: bottom ? H - 3 : 11, "text-anchor": "middle", "font-size": 10, fill: "#f3e6cc", class: "point-label",
+      x, y: bottom ? H - 2 : 13, "text-anchor": "middle", "font-size": 15, "font-weight": 700, fill: "#fff8e6", class: "point-label",
     });
     label.textContent = String(p);
     s.append(label);
@@ -265,12 +345,12 @@ function drawCheckers(s, b) {
 /** Pieces: the middle band, with pip counts, the dice (used ones faded) and the result. */
 function drawMiddle(s, b, snap, ctx) {
   const { view, me, them, mine, theirs, pips, current } = b;
-  const name = (seat) => (snap.players?.[seat]?.name || `seat ${seat + 1}`);
+  const name = (seat) => nameOf(snap, seat);
   const pipText = (seat, y) => {
     const g = svg("g", { class: "pips", "data-pips-seat": seat });
     g.append(svg("circle", { cx: LEFT_X + 14, cy: y - 6, r: 8, fill: `var(--seat${seat})`, stroke: `var(--seat${seat}-edge)` }));
     const t = svg("text", { x: LEFT_X + 28, y, "font-size": 17, fill: "#fff" });
-    t.textContent = `${name(seat)} · pips ${pips[seat]} · off ${seat === me ? mine[0] : theirs[0]}`;
+    t.textContent = t_("{name} · pips {pips} · off {off}", { name: name(seat), pips: pips[seat], off: seat === me ? mine[0] : theirs[0] });
     g.append(t);
     s.append(g);
   };
@@ -283,30 +363,43 @@ function drawMiddle(s, b, snap, ctx) {
     const size = a === d2 ? 30 : 36;
     const gap = 8;
     const total = all.length * size + (all.length - 1) * gap;
-    let x = RIGHT_X + (6 * PW - total) / 2;
+    // on the roller's side of the board, as at a real table: the bottom player rolls in the
+    // right half, the top one in the left; in the roller's colour
+    const half = view.turn === me ? RIGHT_X : LEFT_X;
+    let x = half + (6 * PW - total) / 2;
     const rolled = ctx.animate && ctx.previous && snap.log.length && snap.log[snap.log.length - 1].actor < 0;
     for (const d of all) {
       const k = left.indexOf(d);
       const used = k < 0;
       if (!used) left.splice(k, 1);
-      s.append(dieFace(x, MID - size / 2, size, d, { class: `die${used ? " used" : ""}${rolled ? " rolling" : ""}`, "data-seat": view.turn }));
+      s.append(dieFace(x, MID - size / 2, size, d, { class: `die seat-die-${view.turn}${used ? " used" : ""}${rolled ? " rolling" : ""}`, "data-seat": view.turn }));
       x += size + gap;
     }
   }
   if (view.phase === "over" && view.winner !== null) {
     const t = svg("text", { x: RIGHT_X + 3 * PW, y: MID + 6, "text-anchor": "middle", "font-size": 18, "font-weight": 700, fill: "#fff" });
-    t.textContent = `${name(view.winner)} wins ${view.points} point${view.points === 1 ? "" : "s"}`;
+    t.textContent = view.points === 1 ? t_("{name} wins 1 point", { name: name(view.winner) }) : t_("{name} wins {points} points", { name: name(view.winner), points: view.points });
     s.append(t);
   }
 }
 
 /** Interaction: transparent click targets over the points, the bar and the tray. */
 function drawTargets(s, b, click) {
-  const { sources, dests } = b;
+  const { sources, dests, mem, mine } = b;
+  const lit = (p) => (mem.selected !== null ? dests.has(p) || p === mem.selected : sources.has(p));
+  const label = (p) => {
+    if (mem.selected !== null && p === mem.selected) return t("{place}: chosen; choose again to put it back", { place: placeName(p) });
+    if (mem.selected !== null) return t("move to {place}", { place: placeName(p) });
+    return t("{place}, {count}: choose this checker", { place: placeName(p), count: checkers(mine[p] || 0) });
+  };
   const target = (p, attrs) => {
-    const lit = sources.has(p) || dests.has(p);
-    const r = svg("rect", { ...attrs, fill: "transparent", "data-point": p, class: lit ? "legal target" : "target" });
+    const on = lit(p);
+    const r = svg("rect", {
+      ...attrs, fill: "transparent", "data-point": p, class: sources.has(p) || dests.has(p) ? "legal target" : "target",
+      ...(on ? { tabindex: 0, role: "button", "aria-label": label(p), "data-key": mem.selected !== null && p !== mem.selected ? "dest" : "source" } : {}),
+    });
     r.addEventListener("click", () => click(p));
+    if (on) r.addEventListener("keydown", (e) => keyOnTarget(e, s, p, click));
     s.append(r);
   };
   for (let p = 1; p <= 24; p += 1) {
@@ -315,6 +408,61 @@ function drawTargets(s, b, click) {
   }
   target(25, { x: BAR_X, y: MID + 5, width: BAR_W, height: MID - TOP - 5 });
   target(0, { x: TRAY_X, y: MID + 15, width: TRAY_W, height: BOTTOM - MID - 15 });
+}
+
+/** Keys on a lit target: Enter/Space choose it, arrows move between the lit targets. */
+function keyOnTarget(e, s, p, click) {
+  if (e.key === "Enter" || e.key === " ") {
+    e.preventDefault();
+    click(p);
+    return;
+  }
+  const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[e.key];
+  if (!step) return;
+  e.preventDefault();
+  const all = [...s.querySelectorAll("[data-point][tabindex]")];
+  const i = all.indexOf(e.currentTarget);
+  all[(i + step + all.length) % all.length]?.focus();
+}
+
+// the focus ring shows after keys, not after clicks or when a turn starts by itself
+let keyboardMode = false;
+if (typeof document !== "undefined") {
+  document.addEventListener("keydown", (e) => { if (e.key === "Tab" || e.key.startsWith("Arrow")) keyboardMode = true; }, true);
+  document.addEventListener("pointerdown", () => { keyboardMode = false; }, true);
+}
+
+/** After a redraw caused by a choice, put the focus where the next choice is made. */
+function restoreFocus(root, b) {
+  const want = b.mem.focus;
+  b.mem.focus = null;
+  const active = document.activeElement;
+  const inBoard = active && root.contains(active);
+  if (!want && !(b.current && (inBoard || active === document.body) && b.mem.autofocus !== b.mem.key)) return;
+  b.mem.autofocus = b.mem.key;
+  const confirm = root.querySelector('[data-button="confirm"]:not([disabled])');
+  let target = null;
+  if (b.current && b.current.text !== null) target = confirm;
+  else if (want === "dest") target = root.querySelector('[data-key="dest"]');
+  if (!target && b.current) target = root.querySelector('[data-key="source"]') || confirm;
+  if (target && (want || inBoard || active === document.body)) target.focus({ preventScroll: true, focusVisible: keyboardMode });
+}
+
+/** The choices as HTML buttons of at least 44 px (a phone's finger is wider than a drawn
+ *  point): the checkers that may move, or the chosen one's destinations. */
+function choicesBar(b, click) {
+  const { current, mem, sources, dests } = b;
+  if (!current || current.text !== null) return null;
+  const points = mem.selected !== null ? [...dests.keys()] : [...sources];
+  points.sort((x, y) => (x === 25 ? -1 : y === 25 ? 1 : x === 0 ? 1 : y === 0 ? -1 : y - x));
+  const label = mem.selected !== null ? t("Move to:") : t("Checker on:");
+  return html("div", { class: "bg-choices", role: "group", "aria-label": label },
+    html("span", { class: "hint" }, label),
+    points.map((p) => html("button", {
+      class: "btn small legal", type: "button", "data-choice": p, tabindex: -1,
+      "aria-label": mem.selected !== null ? t("move to {place}", { place: placeName(p) }) : placeName(p),
+      onclick: () => click(p),
+    }, p === 25 ? t("bar") : p === 0 ? t("bear off") : String(p))));
 }
 
 /** Controls: undo, confirm (or pass) and a line that says what to click. */
@@ -326,12 +474,12 @@ function makeControls(b, ctx, redraw) {
   const final = current.text !== null;
   const isPass = final && current.text === "pass" && !mem.path.length;
   const info = isPass
-    ? `No legal move with ${dice}.`
+    ? t("No legal move with {dice}.", { dice })
     : final
-      ? `Play: ${current.text}`
+      ? t("Play: {play}", { play: current.text })
       : mem.selected !== null
-        ? `Move the checker from ${mem.selected === 25 ? "the bar" : mem.selected}: click a lit point.`
-        : `To play ${dice}: click a lit checker.`;
+        ? (mem.selected === 25 ? t("Move the checker from the bar: choose a lit point.") : t("Move the checker from point {n}: choose a lit point.", { n: mem.selected }))
+        : t("To play {dice}: choose a lit checker (click, or Tab and Enter).", { dice });
   controls.append(
     html("button", {
       class: "btn",
@@ -340,9 +488,10 @@ function makeControls(b, ctx, redraw) {
       onclick: () => {
         if (mem.selected !== null) mem.selected = null;
         else mem.path.pop();
+        mem.focus = "source";
         redraw();
       },
-    }, "Undo"),
+    }, t("Undo")),
     html("button", {
       class: "btn primary",
       "data-button": "confirm",
@@ -355,8 +504,8 @@ function makeControls(b, ctx, redraw) {
           redraw();
         });
       },
-    }, isPass ? "Pass" : "Confirm"),
-    html("span", { class: "hint", "data-testid": "play-info" }, info),
+    }, isPass ? t("Pass") : t("Confirm")),
+    html("span", { class: "hint", "data-testid": "play-info", "aria-live": "polite" }, info),
   );
   return controls;
 }
@@ -396,8 +545,9 @@ export function render(root, snap, ctx) {
   const s = svg("svg", {
     viewBox: `0 0 ${W} ${H}`,
     class: "bg-board",
-    role: "img",
-    "aria-label": "backgammon board",
+    role: "group",
+    "aria-label": t("Backgammon board"),
+    "aria-describedby": "bg-position",
     "data-seq": snap.seq,
     "data-bottom-seat": b.me,
   });
@@ -406,10 +556,14 @@ export function render(root, snap, ctx) {
   const checkerNodes = drawCheckers(s, b);
   drawMiddle(s, b, snap, ctx);
   drawCube(s, { barX: BAR_X, barW: BAR_W, mid: MID, top: TOP, bottom: BOTTOM }, b.view, b.me);
-  if (b.current) drawTargets(s, b, clicker(b, redraw)); // on top of everything
+  const click = clicker(b, redraw);
+  if (b.current) drawTargets(s, b, click); // on top of everything
   const controls = makeControls(b, ctx, redraw);
+  const choices = choicesBar(b, click);
+  const described = html("p", { id: "bg-position", class: "visually-hidden", "data-testid": "position-text" }, positionText(b, snap));
   clear(root);
-  root.append(s, controls, cubePanel(snap, ctx, b.me));
+  root.append(s, described, choices || "", controls, cubePanel(snap, ctx, b.me));
+  restoreFocus(root, b);
   root.dataset.node = b.current ? String(b.node) : "";
   root.dataset.selected = b.mem.selected === null ? "" : String(b.mem.selected);
   animateLast(b, snap, ctx, checkerNodes);

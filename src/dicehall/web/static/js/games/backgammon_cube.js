@@ -19,6 +19,7 @@
 //   [data-button="download-mat"]       the record as a .mat file
 
 import { html, svg } from "../dom.js";
+import { t } from "../i18n.js";
 
 const LEVEL_POINTS = { single: 1, gammon: 2, backgammon: 3 };
 
@@ -55,15 +56,15 @@ function scoreLine(snap, me) {
   const view = snap.view;
   const m = view.match;
   if (!m || !view.extended) return null;
-  const name = (seat) => (seat === me ? "you" : snap.players?.[seat]?.name || `seat ${seat + 1}`);
-  const what = m.length ? `Match to ${m.length}` : "Money";
+  const name = (seat) => snap.players?.[seat]?.name || t("seat {n}", { n: seat + 1 });
+  const what = m.length ? t("Match to {n}", { n: m.length }) : t("Money");
   const parts = [
     html("span", { "data-testid": "match-score" },
-      `${what} · game ${m.game} · ${name(me)} ${m.score[me]} – ${m.score[1 - me]} ${name(1 - me)}`),
+      t("{what} · game {game} · {me} {a} – {b} {them}", { what, game: m.game, me: name(me), a: m.score[me], b: m.score[1 - me], them: name(1 - me) })),
   ];
-  if (m.crawford) parts.push(html("span", { class: "badge", "data-testid": "crawford" }, " Crawford game"));
-  else if (m.post_crawford) parts.push(html("span", { class: "badge", "data-testid": "crawford" }, " post-Crawford"));
-  if (view.cube?.enabled) parts.push(html("span", { class: "hint" }, ` · cube ${view.cube.value}`));
+  if (m.crawford) parts.push(html("span", { class: "badge", "data-testid": "crawford" }, " ", t("Crawford game")));
+  else if (m.post_crawford) parts.push(html("span", { class: "badge", "data-testid": "crawford" }, " ", t("post-Crawford")));
+  if (view.cube?.enabled) parts.push(html("span", { class: "hint" }, " · ", t("cube {value}", { value: view.cube.value })));
   return html("div", { class: "match-line" }, ...parts);
 }
 
@@ -82,7 +83,8 @@ function resignPicker(choices, ctx) {
   const offers = choices.filter((c) => c.startsWith("resign "));
   if (!offers.length) return null;
   const select = html("select", { "data-select": "resign" }, offers.map((c) =>
-    html("option", { value: c }, c.slice("resign ".length))));
+    html("option", { value: c }, levelName(c.slice("resign ".length)))));
+  select.setAttribute("aria-label", t("Resign at this level"));
   return html("span", { class: "resign" },
     select,
     html("button", {
@@ -92,7 +94,11 @@ function resignPicker(choices, ctx) {
         e.target.disabled = true;
         ctx.act(select.value).catch(() => { e.target.disabled = false; });
       },
-    }, "Resign"));
+    }, t("Resign")));
+}
+
+function levelName(level) {
+  return { single: t("a single game"), gammon: t("a gammon"), backgammon: t("a backgammon") }[level] || level;
 }
 
 /** Score line, cube buttons, take/pass and resignation dialogs, .mat download. */
@@ -106,19 +112,19 @@ export function cubePanel(snap, ctx, me) {
   const choices = moves ? moves.choices || [] : [];
   const value = view.cube?.value || 1;
   if (moves && view.phase === "cube") {
-    const row = html("div", { class: "board-controls" }, button("roll", "Roll", ctx, true));
-    if (choices.includes("double")) row.append(button("double", `Double to ${2 * value}`, ctx));
+    const row = html("div", { class: "board-controls" }, button("roll", t("Roll"), ctx, true));
+    if (choices.includes("double")) row.append(button("double", t("Double to {value}", { value: 2 * value }), ctx));
     const resign = resignPicker(choices, ctx);
     if (resign) row.append(resign);
     panel.append(row);
   } else if (moves && (view.phase === "take" || view.phase === "raccoon")) {
     const question = view.phase === "take"
-      ? `Your opponent doubles to ${2 * value}. Take (play on for ${2 * value}) or pass (lose ${value})?`
-      : `Your opponent beavered: the cube is at ${value}. Play on, or raccoon to ${2 * value}?`;
+      ? t("Your opponent doubles to {double}. Take (play on for {double}) or pass (lose {value})?", { double: 2 * value, value })
+      : t("Your opponent beavered: the cube is at {value}. Play on, or raccoon to {double}?", { double: 2 * value, value });
     const dialog = html("div", { class: "dialog", role: "dialog", "data-testid": "take-dialog" },
       html("p", {}, question));
     for (const c of choices) {
-      const label = { take: view.phase === "take" ? "Take" : "Play on", pass: "Pass", beaver: `Beaver (to ${4 * value})`, raccoon: `Raccoon (to ${2 * value})` }[c] || c;
+      const label = { take: view.phase === "take" ? t("Take") : t("Play on"), pass: t("Pass"), beaver: t("Beaver (to {value})", { value: 4 * value }), raccoon: t("Raccoon (to {value})", { value: 2 * value }) }[c] || c;
       dialog.append(button(c, label, ctx, c === "take"));
     }
     panel.append(dialog);
@@ -126,22 +132,24 @@ export function cubePanel(snap, ctx, me) {
     const level = view.resign.name;
     const points = (LEVEL_POINTS[level] || 1) * value;
     const dialog = html("div", { class: "dialog", role: "dialog", "data-testid": "resign-dialog" },
-      html("p", {}, `Your opponent resigns a ${level} (${points} point${points === 1 ? "" : "s"}). Accept?`),
-      button("accept", "Accept", ctx, true),
-      button("reject", "Reject", ctx));
+      html("p", {}, points === 1
+        ? t("Your opponent resigns {level} (1 point). Accept?", { level: levelName(level) })
+        : t("Your opponent resigns {level} ({points} points). Accept?", { level: levelName(level), points })),
+      button("accept", t("Accept"), ctx, true),
+      button("reject", t("Reject"), ctx));
     panel.append(dialog);
   } else if (moves && view.phase === "move") {
     const resign = resignPicker(choices, ctx);
     if (resign) panel.append(html("div", { class: "board-controls" }, resign));
   } else if (!moves && ["cube", "take", "raccoon", "resign"].includes(view.phase)) {
-    const waiting = { cube: "deciding to double or roll", take: "answering the double", raccoon: "answering the beaver", resign: "answering the resignation" }[view.phase];
-    panel.append(html("p", { class: "hint", "data-testid": "waiting" }, `Waiting: ${waiting}.`));
+    const waiting = { cube: t("Waiting: deciding to double or roll."), take: t("Waiting: answering the double."), raccoon: t("Waiting: answering the beaver."), resign: t("Waiting: answering the resignation.") }[view.phase];
+    panel.append(html("p", { class: "hint", "data-testid": "waiting" }, waiting));
   }
   if (snap.id) {
     panel.append(html("a", {
       href: `/api/games/${snap.id}/record?download=1&format=mat`, class: "btn",
       download: `dicehall-${snap.id}.mat`, "data-button": "download-mat",
-    }, "Download .mat"));
+    }, t("Download .mat")));
   }
   return panel;
 }

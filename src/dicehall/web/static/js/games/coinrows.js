@@ -10,8 +10,13 @@
 //   [data-button="leave"]         leave the game; then [data-button="confirm"] / [data-button="undo"]
 //   [data-button="undo"]          while moving two coins: take back the first coin
 //   svg[data-phase], svg[data-turn] the phase ("A", "B", "over") and the seat on turn
+//
+// Keyboard: the movable coins, the green squares and the capture bands are buttons (Tab, Enter
+// or Space). Screen readers get every coin, both purses, the dice and the choices as text
+// (#cr-position), in the page's language.
 
 import { animateTranslate, clear, dieFace, html, svg, pressable } from "../dom.js";
+import { t } from "../i18n.js";
 
 const CSS = "/static/css/games-coinrows-whitedie.css";
 const COLS = "abcdefg";
@@ -43,7 +48,64 @@ function press(root, fn, label, selector) {
 
 const square = (c, r) => `${COLS[c]}${r + 1}`;
 const sameStep = (a, b) => a[0] === b[0] && a[1] === b[1] && a[2] === b[2];
-const seatName = (snap, seat) => snap.players?.[seat]?.name || `seat ${seat + 1}`;
+const seatName = (snap, seat) => snap.players?.[seat]?.name || t("seat {n}", { n: seat + 1 });
+
+/** Why the game ended and who won, with the players' names. */
+function resultLine(snap) {
+  const v = snap.view;
+  const name = (seat) => seatName(snap, seat);
+  const why = v.ending === "left"
+    ? t("{name} left", { name: name(v.ended_by ?? 0) })
+    : v.ending === "broke"
+      ? t("{name} is broke", { name: name(v.ended_by ?? 0) })
+      : t("the turn limit ({n}) is reached", { n: v.turn_limit });
+  const outcome = v.winner === null || v.winner === undefined ? t("drawn") : t("{name} wins", { name: name(v.winner) });
+  return t("{why}; totals {a} to {b}, {outcome}.", { why, a: v.scores[0], b: v.scores[1], outcome });
+}
+
+/** The result line shown in the result panel (client.js). */
+export function summary(snap) {
+  const v = snap.view;
+  if (!v || v.phase !== "over") return "";
+  const line = resultLine(snap);
+  return line[0].toUpperCase() + line.slice(1);
+}
+
+/** Whose turn, which phase, what may be done: one line, with names. */
+function phaseLine(snap) {
+  const v = snap.view;
+  if (v.phase === "over") return t("Game over: {result}", { result: resultLine(snap) });
+  const head = t("Turn {n}/{limit}, {name}", { n: v.turn_number, limit: v.turn_limit, name: seatName(snap, v.turn) });
+  if (v.phase === "A") {
+    if (v.captures.length) return v.leaving ? t("{head}: Phase A, capture, roll or leave", { head }) : t("{head}: Phase A, capture or roll", { head });
+    return v.leaving ? t("{head}: Phase A, no capture possible; roll or leave", { head }) : t("{head}: Phase A, no capture possible; roll", { head });
+  }
+  if (v.dice) {
+    const [lo, hi] = v.dice;
+    return t("{head}: Phase B, move {lo}-{hi} (one coin {total}, or two coins {lo} and {hi})", { head, lo, hi, total: lo + hi });
+  }
+  return t("{head}: Phase B, rolling the dice", { head });
+}
+
+/** The board in words, for screen readers: every coin by square, purses, dice, choices. */
+function positionText(snap, cs, moves, st) {
+  const v = snap.view;
+  const lines = [phaseLine(snap)];
+  for (const seat of [0, 1]) {
+    const coins = [];
+    cs.board.forEach((coin, c) => { if (coin && coin[1] === seat) coins.push(square(c, coin[0])); });
+    lines.push(t("{name} ({mark}, home row {row}): coins on {squares}; purse {purse}, total {total}.", {
+      name: seatName(snap, seat), mark: v.marks[seat], row: v.home_rows[seat] + 1,
+      squares: coins.join(", ") || t("none"), purse: v.purses[seat], total: v.scores[seat],
+    }));
+  }
+  if (v.last_roll) lines.push(t("Last roll: {a} and {b}.", { a: v.last_roll[0], b: v.last_roll[1] }));
+  if (moves && moves.phase === "B") {
+    if (st.selected !== null) lines.push(t("Coin on column {col} chosen; it can go to {squares}.", { col: COLS[st.selected], squares: cs.targets.map(([c, , to]) => square(c, to)).join(", ") }));
+    else lines.push(t("Coins that can move: {squares}.", { squares: [...cs.movable].map((c) => square(c, cs.board[c][0])).join(", ") }));
+  }
+  return lines.join(" ");
+}
 
 function geometry(viewer) {
   const colX = (c) => X0 + (viewer === 0 ? c : N - 1 - c) * CELL;
@@ -185,7 +247,7 @@ function drawCaptures(root, root_svg, g, st, v, captures) {
       "data-capture": clickable ? cap.text : null,
       "data-row": cap.row + 1,
       ...press(root, clickable ? () => play(root, cap.text) : null, cap.text, `[data-capture="${cap.text}"]`),
-    }, svg("title", {}, clickable ? `${cap.text}: take ${cap.columns.length} coins` : `row ${cap.row + 1} can be captured`)));
+    }, svg("title", {}, clickable ? t("{capture}: take {n} coins", { capture: cap.text, n: cap.columns.length }) : t("row {n} can be captured", { n: cap.row + 1 }))));
   }
   root_svg.append(capLayer);
 }
@@ -200,7 +262,7 @@ function drawCoins(root, root_svg, g, st, v, cs) {
       x: g.colX(c) + 4, y: g.rowY(to) + 4, width: CELL - 8, height: CELL - 8, rx: 8,
       class: "cr-target legal",
       "data-square": square(c, to),
-      ...press(root, () => chooseStep(root, step), `move to ${square(c, to)}`, "[data-coin].legal"),
+      ...press(root, () => chooseStep(root, step), t("move to {square}", { square: square(c, to) }), "[data-coin].legal"),
     }));
   }
   const coinLayer = svg("g", { class: "cr-coins" });
@@ -215,9 +277,11 @@ function drawCoins(root, root_svg, g, st, v, cs) {
       class: `cr-coin seat-${owner}${canClick ? " legal" : ""}${st.selected === c ? " selected" : ""}${stepped ? " tentative" : ""}`,
       "data-coin": square(c, r),
       "data-owner": owner,
-      ...press(root, canClick ? () => selectCoin(root, c) : null, `coin on ${square(c, r)}`, "[data-square].legal"),
+      ...press(root, canClick ? () => selectCoin(root, c) : null, t("coin on {square}", { square: square(c, r) }), "[data-square].legal"),
     });
     node.append(
+      // the whole square takes the tap (a phone's finger is wider than the coin)
+      canClick ? svg("rect", { x: g.colX(c), y: g.rowY(r), width: CELL, height: CELL, fill: "transparent", class: "cr-hit" }) : null,
       svg("circle", { cx: g.cx(c), cy: g.cy(r), r: CELL * 0.37, class: "cr-coin-body", style: { fill: `var(--seat${owner})` } }),
       svg("circle", { cx: g.cx(c), cy: g.cy(r), r: CELL * 0.24, class: "cr-coin-ring" }),
       svg("text", { x: g.cx(c), y: g.cy(r) + 6, "text-anchor": "middle", class: "cr-coin-mark" }, v.marks[owner]),
@@ -247,9 +311,9 @@ function drawPanels(root_svg, g, snap) {
     p.append(svg("circle", { cx: X0 + 24, cy: y + PANEL_H / 2, r: 15, class: "cr-coin-body", style: { fill: `var(--seat${seat})` } }));
     p.append(svg("text", { x: X0 + 24, y: y + PANEL_H / 2 + 5, "text-anchor": "middle", class: "cr-coin-mark" }, v.marks[seat]));
     p.append(svg("text", { x: X0 + 48, y: y + 25, class: "cr-name" },
-      `${seatName(snap, seat)}${onTurn ? " ◀" : ""}${won ? " ★ wins" : ""}`));
+      `${seatName(snap, seat)}${onTurn ? " ◀" : ""}${won ? ` ★ ${t("wins")}` : ""}`));
     p.append(svg("text", { x: X0 + 48, y: y + 48, class: "cr-purse", "data-purse": seat },
-      `purse ${v.purses[seat]} + ${v.on_board[seat]} on board = `,
+      t("purse {purse} + {board} on board = ", { purse: v.purses[seat], board: v.on_board[seat] }),
       svg("tspan", { class: "cr-total", "data-score": seat }, v.scores[seat])));
     if (diceOwner === seat && v.last_roll) {
       const active = v.phase === "B";
@@ -262,7 +326,7 @@ function drawPanels(root_svg, g, snap) {
       });
       const total = v.last_roll[0] + v.last_roll[1];
       if (!active && v.roll_ends_turn && snap.last && snap.last.text === "roll") {
-        p.append(svg("text", { x: x - 8, y: y + PANEL_H / 2 + 5, "text-anchor": "end", class: "cr-note" }, `${total}: turn over`));
+        p.append(svg("text", { x: x - 8, y: y + PANEL_H / 2 + 5, "text-anchor": "end", class: "cr-note" }, t("{total}: turn over", { total })));
       }
     }
     panels.append(p);
@@ -277,23 +341,25 @@ function makeControls(root, st, v, moves, captures) {
   if (moves && moves.phase === "A" && !st.busy) {
     if (st.leaving) {
       controls.append(
-        html("span", { class: "hint" }, "Leave now? The game ends and is scored as it stands."),
-        html("button", { class: "btn primary", "data-button": "confirm", onclick: () => play(root, "leave") }, "Yes, leave"),
-        html("button", { class: "btn", "data-button": "undo", onclick: () => { st.leaving = false; redraw(root); } }, "Keep playing"),
+        html("span", { class: "hint" }, t("Leave now? The game ends and is scored as it stands.")),
+        html("button", { class: "btn primary", "data-button": "confirm", onclick: () => play(root, "leave") }, t("Yes, leave")),
+        html("button", { class: "btn", "data-button": "undo", onclick: () => { st.leaving = false; redraw(root); } }, t("Keep playing")),
       );
     } else {
-      controls.append(html("button", { class: "btn primary", "data-button": "roll", onclick: () => play(root, "roll") }, "Roll the dice"));
+      controls.append(html("button", { class: "btn primary", "data-button": "roll", onclick: () => play(root, "roll") }, t("Roll the dice")));
       for (const cap of captures) {
         controls.append(html("button", {
           class: "btn legal", "data-button": "capture", "data-capture": cap.text, onclick: () => play(root, cap.text),
-        }, `Capture row ${cap.row + 1}${v.capture_rule === "adjacent" ? ` ${COLS[cap.columns[0]]}-${COLS[cap.columns[cap.columns.length - 1]]}` : ""} (${cap.columns.length})`));
+        }, v.capture_rule === "adjacent"
+          ? t("Capture row {row} {from}-{to} ({n})", { row: cap.row + 1, from: COLS[cap.columns[0]], to: COLS[cap.columns[cap.columns.length - 1]], n: cap.columns.length })
+          : t("Capture row {row} ({n})", { row: cap.row + 1, n: cap.columns.length })));
       }
       if (moves.buttons.some((b) => b.button === "leave")) {
-        controls.append(html("button", { class: "btn", "data-button": "leave", onclick: () => { st.leaving = true; redraw(root); } }, "Leave"));
+        controls.append(html("button", { class: "btn", "data-button": "leave", onclick: () => { st.leaving = true; redraw(root); } }, t("Leave")));
       }
     }
   } else if (moves && moves.phase === "B" && st.steps.length && !st.busy) {
-    controls.append(html("button", { class: "btn", "data-button": "undo", onclick: () => { st.steps = []; st.selected = null; redraw(root); } }, "Undo"));
+    controls.append(html("button", { class: "btn", "data-button": "undo", onclick: () => { st.steps = []; st.selected = null; redraw(root); } }, t("Undo")));
   }
   return controls;
 }
@@ -309,8 +375,9 @@ function draw(root, st, animate) {
   const root_svg = svg("svg", {
     viewBox: `0 0 ${W} ${H}`,
     class: "coinrows-board",
-    role: "img",
-    "aria-label": `Coin Rows board: ${v.status_line}`,
+    role: "group",
+    "aria-label": t("Coin Rows board"),
+    "aria-describedby": "cr-position",
     "data-phase": v.phase,
     "data-turn": v.turn,
     "data-viewer": viewer,
@@ -323,7 +390,8 @@ function draw(root, st, animate) {
   const diceNodes = drawPanels(root_svg, g, snap);
   const note = html("div", { class: "cr-status", "data-testid": "board-status" }, statusText(st, moves));
   const controls = makeControls(root, st, v, moves, captures);
-  clear(root).append(html("div", { class: "cr-wrap" }, root_svg, note, controls));
+  const described = html("p", { id: "cr-position", class: "visually-hidden", "data-testid": "position-text" }, positionText(snap, cs, moves, st));
+  clear(root).append(html("div", { class: "cr-wrap" }, root_svg, described, note, controls));
   if (st.focus) {
     root.querySelector(st.focus)?.focus();
     st.focus = null;
@@ -344,19 +412,21 @@ function diceSeat(snap) {
 
 function statusText(st, moves) {
   const v = st.snap.view;
-  if (!moves) return [refillNote(st.snap), v.status_line].filter(Boolean).join(" ");
+  if (!moves) return [refillNote(st.snap), phaseLine(st.snap)].filter(Boolean).join(" ");
   if (st.busy) return "…";
   if (moves.phase === "A") {
-    const options = [moves.captures.length ? "capture a row" : null, "roll the dice",
-      moves.buttons.length > 1 ? "leave" : null].filter(Boolean);
-    const said = options.length > 1 ? `${options.slice(0, -1).join(", ")} or ${options[options.length - 1]}` : options[0];
-    return [refillNote(st.snap), `Turn ${v.turn_number}, Phase A: ${said}.`].filter(Boolean).join(" ");
+    const leave = moves.buttons.length > 1;
+    const turn = v.turn_number;
+    const said = moves.captures.length
+      ? (leave ? t("Turn {turn}, Phase A: capture a row, roll the dice or leave.", { turn }) : t("Turn {turn}, Phase A: capture a row or roll the dice.", { turn }))
+      : (leave ? t("Turn {turn}, Phase A: roll the dice or leave.", { turn }) : t("Turn {turn}, Phase A: roll the dice.", { turn }));
+    return [refillNote(st.snap), said].filter(Boolean).join(" ");
   }
   const [lo, hi] = moves.roll;
-  const head = `Turn ${v.turn_number}, Phase B, roll ${lo}-${hi}:`;
-  if (st.steps.length) return `${head} now move your second coin (click it, then a green square), or undo.`;
-  if (st.selected !== null) return `${head} click a green square for the selected coin, or pick another coin.`;
-  return `${head} move one coin ${lo + hi}, or two coins ${lo} and ${hi}. Click a coin.`;
+  const head = t("Turn {turn}, Phase B, roll {lo}-{hi}:", { turn: v.turn_number, lo, hi });
+  if (st.steps.length) return `${head} ${t("now move your second coin (click it, then a green square), or undo.")}`;
+  if (st.selected !== null) return `${head} ${t("click a green square for the selected coin, or pick another coin.")}`;
+  return `${head} ${t("move one coin {total}, or two coins {lo} and {hi}. Click a coin.", { total: lo + hi, lo, hi })}`;
 }
 
 /** Phase C in words: who paid coins into which home squares at the start of this turn. */
@@ -366,7 +436,9 @@ function refillNote(snap) {
   const home = v.home_rows[v.turn];
   const squares = v.refilled.map((c) => square(c, home)).join(", ");
   const n = v.refilled.length;
-  return `${seatName(snap, v.turn)} paid ${n} coin${n === 1 ? "" : "s"} into ${squares} (Phase C).`;
+  return n === 1
+    ? t("{name} paid 1 coin into {squares} (Phase C).", { name: seatName(snap, v.turn), squares })
+    : t("{name} paid {n} coins into {squares} (Phase C).", { name: seatName(snap, v.turn), n, squares });
 }
 
 function selectCoin(root, c) {
@@ -428,13 +500,13 @@ function animateChange(root_svg, snap, prev, g, coinNodes, diceNodes) {
 
 /** One line of the game log. */
 export function describe(entry) {
-  const t = entry.text;
+  const text = entry.text;
   if (entry.actor < 0) {
-    const [a, b] = t.split("-").map(Number);
-    return [7, 11, 12].includes(a + b) ? `rolls ${t}: ${a + b} ends the turn` : `rolls ${t}`;
+    const [a, b] = text.split("-").map(Number);
+    return [7, 11, 12].includes(a + b) ? t("rolls {dice}: {total} ends the turn", { dice: text, total: a + b }) : t("rolls {dice}", { dice: text });
   }
-  if (t === "roll") return "rolls the dice";
-  if (t === "leave") return "leaves the game";
-  if (t.startsWith("capture")) return `captures row ${t.slice(8)}`;
-  return `moves ${t}`;
+  if (text === "roll") return t("rolls the dice");
+  if (text === "leave") return t("leaves the game");
+  if (text.startsWith("capture")) return t("captures row {row}", { row: text.slice(8) });
+  return t("moves {play}", { play: text });
 }

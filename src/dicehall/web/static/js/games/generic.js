@@ -5,6 +5,7 @@
 // the text box is input[data-input="action"] with button[data-button="send"].
 
 import { clear, html } from "../dom.js";
+import { t } from "../i18n.js";
 
 export function render(root, snap, ctx) {
   clear(root);
@@ -16,14 +17,14 @@ export function render(root, snap, ctx) {
   for (const text of snap.legal.slice(0, 300)) {
     list.append(html("button", { class: "btn small legal", "data-action": text, onclick: () => send(text) }, text));
   }
-  if (snap.legal.length > 300) list.append(html("span", { class: "hint" }, `… and ${snap.legal.length - 300} more: type them`));
-  const input = html("input", { "data-input": "action", placeholder: "type an action", autocomplete: "off" });
+  if (snap.legal.length > 300) list.append(html("span", { class: "hint" }, t("… and {n} more: type them", { n: snap.legal.length - 300 })));
+  const input = html("input", { "data-input": "action", placeholder: t("type an action"), "aria-label": t("type an action"), autocomplete: "off" });
   const form = html("form", {
     class: "action-form",
     onsubmit: (e) => {
       e.preventDefault();
       if (input.value.trim()) send(input.value.trim());
     },
-  }, input, html("button", { class: "btn primary", type: "submit", "data-button": "send" }, "Play"));
+  }, input, html("button", { class: "btn primary", type: "submit", "data-button": "send" }, t("Play")));
   root.append(form, list);
 }

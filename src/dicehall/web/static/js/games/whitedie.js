@@ -11,8 +11,13 @@
 //   [data-button="stand"]         keep the dice and score
 //   [data-button="opponent"][data-seat="N"]  play against seat N (0-based)
 //   [data-score-seat="N"]         seat N's score card;  svg.whitedie-table[data-phase]
+//
+// Keyboard: the dice that may be picked, the squares and the buttons are buttons (Tab, Enter or
+// Space). Screen readers get the scores, the white die, every die and the choices as text
+// (#wd-position), in the page's language.
 
 import { clear, dieFace, html, svg, pressable } from "../dom.js";
+import { lang, t } from "../i18n.js";
 
 const CSS = "/static/css/games-coinrows-whitedie.css";
 // the table is 600 units wide beside the challenge's drawing, or 360 on a phone with the
@@ -47,11 +52,113 @@ const seatFill = (seat) => `var(--seat${seat}, ${SEAT_FALLBACK[seat % SEAT_FALLB
 /** A seat's name, with its number when another seat has the same name (bots, guests). */
 function nameOf(snap, seat) {
   const name = snap.players?.[seat]?.name;
-  if (!name) return `seat ${seat + 1}`;
+  if (!name) return t("seat {n}", { n: seat + 1 });
   const twins = (snap.players || []).filter((p) => p.name === name).length;
-  return twins > 1 ? `${name} ${seat + 1}` : name;
+  return twins > 1 ? t("{name} {n}", { name, n: seat + 1 }) : name;
 }
-const plural = (n, w) => `${n} ${w}${n === 1 ? "" : "s"}`;
+const rerollsLeft = (n) => (n === 1 ? t("1 reroll left") : t("{n} rerolls left", { n }));
+const pointsWord = (n) => (n === 1 ? t("1 point") : t("{n} points", { n }));
+
+/** The challenge of a white die, in the page's language. */
+function challengeName(white) {
+  return { 1: t("no challenge"), 2: t("Poker"), 3: t("Tic-tac-toe"), 4: t("Matching"), 5: t("Pips"), 6: t("Sixes") }[white] || "";
+}
+
+/** The rules of the challenge in play, one line. */
+function rulesLine(white) {
+  return {
+    2: t("Poker: stand, or reroll any dice up to two times; scored by the poker chart."),
+    3: t("Tic-tac-toe: place dice next to fitting dice (opponent first); lines and 2x2 blocks of the player's squares score."),
+    4: t("Matching: the player rerolls two, the opponent rerolls two, the player may reroll one; equal totals match (+1 if all four of the player's dice match)."),
+    5: t("Pips: stand or reroll up to two times; the best 2x2 square scores its empty rows and columns of pip positions."),
+    6: t("Sixes: stand or reroll up to two times; every set of dice adding up to 6 scores one."),
+  }[white] || "";
+}
+
+function handName(hand) {
+  return {
+    "four of a kind": t("four of a kind"), straight: t("straight"), "three of a kind": t("three of a kind"),
+    "two pairs": t("two pairs"), "one pair": t("one pair"), nothing: t("nothing"),
+  }[hand] || hand;
+}
+
+/** The server's explanation of a score (games/whitedie/render.py, views/whitedie.py) in the
+ *  page's language: its few fixed shapes are matched and their parts translated. */
+export function explain(text) {
+  if (!text || lang() === "en") return text || ""; // English: the server's words as they are
+  const pts = (n) => pointsWord(Number(n));
+  let m = /^(.*) → (\d+) points?$/.exec(text);
+  if (!m) return /^(\d+) points?$/.test(text) ? pts(text.split(" ")[0]) : t(text);
+  const [, what, n] = m;
+  let said;
+  if ((m = /^sixes: (.*)$/.exec(what))) {
+    said = t("sixes: {sets}", { sets: m[1] === "no set adds up to 6" ? t("no set adds up to 6") : m[1] });
+  } else if ((m = /^best square: (\d+) empty rows? and (\d+) empty columns?$/.exec(what))) {
+    said = t("best square: {rows} empty rows and {columns} empty columns", { rows: m[1], columns: m[2] });
+  } else if ((m = /^matches (.*?)( \+ all-four bonus)?$/.exec(what))) {
+    const found = m[1] === "no match" ? t("no match") : m[1];
+    said = m[2] ? t("matches {found} + all-four bonus", { found }) : t("matches {found}", { found });
+  } else if ((m = /^(\d+) lines? of three and (\d+) 2x2 blocks?$/.exec(what))) {
+    said = t("{lines} lines of three and {blocks} 2x2 blocks", { lines: m[1], blocks: m[2] });
+  } else {
+    said = handName(what);
+  }
+  return `${said} → ${pts(n)}`;
+}
+
+/** What is happening, in words, with names. */
+function statusLine(snap) {
+  const v = snap.view;
+  const who = v.turn !== null && v.turn !== undefined ? nameOf(snap, v.turn) : "";
+  const opp = v.opponent !== null && v.opponent !== undefined ? nameOf(snap, v.opponent) : t("the opponent");
+  const name = challengeName(v.white);
+  switch (v.phase) {
+    case "start": return t("Who starts: {names} roll all five", { names: (v.start?.contenders || []).map((c) => nameOf(snap, c)).join(", ") });
+    case "roll": return t("{name} rolls all five dice", { name: who });
+    case "over": return t("Game over: {name} wins", { name: nameOf(snap, v.winner ?? 0) });
+    case "reroll": return t("{challenge}: {name} may stand or reroll ({left})", { challenge: name, name: who, left: rerollsLeft(v.rerolls_left) });
+    case "choose": return t("{challenge}: {name} chooses an opponent", { challenge: name, name: who });
+    case "opponent-roll": return t("{challenge}: {name} rolls his four dice", { challenge: name, name: opp });
+    case "tictactoe": return t("Tic-tac-toe: {a} against {b}; {c} places a die", { a: who, b: opp, c: nameOf(snap, v.placing ?? v.turn) });
+    case "match-player": return t("Matching: {name} must reroll two dice", { name: who });
+    case "match-opponent": return t("Matching: {name} must reroll two dice", { name: opp });
+    case "match-last": return t("Matching: {name} may reroll one die or stand", { name: who });
+    default: return v.status_line;
+  }
+}
+
+/** The result line of the result panel (client.js). */
+export function summary(snap) {
+  const v = snap.view;
+  if (!v || v.winner === null || v.winner === undefined) return "";
+  return t("{name} wins with {points} points ({scores}).", { name: nameOf(snap, v.winner), points: v.scores[v.winner], scores: v.scores.join(" – ") });
+}
+
+/** Everything in words for screen readers: scores, white die, dice, what may be chosen. */
+function positionText(snap, moves, st) {
+  const v = snap.view;
+  const lines = [statusLine(snap)];
+  lines.push(t("Scores (target {target}): {scores}.", { target: v.target, scores: v.scores.map((s, i) => `${nameOf(snap, i)} ${s}`).join(", ") }));
+  if (v.white) lines.push(t("White die: {white}, {challenge}.", { white: v.white, challenge: challengeName(v.white) }));
+  if (v.dice) lines.push(t("Dice of {name}: {dice}.", { name: nameOf(snap, v.turn), dice: v.dice.join(", ") }));
+  if (v.opponent_dice && v.opponent !== null) lines.push(t("Dice of {name}: {dice}.", { name: nameOf(snap, v.opponent), dice: v.opponent_dice.join(", ") }));
+  if (v.grid) {
+    const cells = v.grid.map((sq, i) => (sq.value !== null ? `${SQUARES[i]} ${sq.value}` : null)).filter(Boolean);
+    lines.push(t("Grid: {cells}.", { cells: cells.join(", ") || t("empty") }));
+  }
+  if (v.now) lines.push(t("Now: {points}.", { points: pointsWord(v.now.points) }));
+  if (moves && moves.kind === "reroll") {
+    const picked = [...st.picked].map((i) => moves.dice[i]);
+    lines.push(picked.length ? t("Picked to reroll: {dice}.", { dice: picked.join(", ") }) : t("No die picked to reroll."));
+    if (moves.stand) lines.push(t("You may also stand."));
+  } else if (moves && moves.kind === "choose") {
+    lines.push(t("Opponents to choose from: {names}.", { names: moves.opponents.map((o) => nameOf(snap, o.seat)).join(", ") }));
+  } else if (moves && moves.kind === "place") {
+    const where = moves.placements.map((p) => `${p.value} → ${SQUARES[p.square]}`);
+    lines.push(t("Dice you may place, and where: {places}.", { places: where.join(", ") }));
+  }
+  return lines.join(" ");
+}
 
 /** Draw one snapshot (see docs/web-games.md). */
 export function render(root, snap, ctx) {
@@ -124,7 +231,7 @@ function drawScores(snap, prev) {
   const rows = Math.ceil(n / perRow);
   const cw = W / perRow;
   const ch = 70;
-  const out = svg("svg", { viewBox: `0 0 ${W} ${rows * ch}`, class: "wd-scores", role: "img", "aria-label": "scores" });
+  const out = svg("svg", { viewBox: `0 0 ${W} ${rows * ch}`, class: "wd-scores", role: "img", "aria-label": t("scores") });
   for (let seat = 0; seat < n; seat++) {
     const x = (seat % perRow) * cw + 4;
     const y = Math.floor(seat / perRow) * ch + 4;
@@ -138,7 +245,7 @@ function drawScores(snap, prev) {
     let name = nameOf(snap, seat);
     if (name.length > 16) name = `${name.slice(0, 15)}…`;
     // on a phone the card's border says it (gold: on turn, dashed blue: opponent)
-    const tag = v.winner === seat ? "★ winner" : NARROW ? "" : onTurn ? "on turn" : isOpp ? "opponent" : "";
+    const tag = v.winner === seat ? t("★ winner") : NARROW ? "" : onTurn ? t("on turn") : isOpp ? t("opponent") : "";
     g.append(svg("text", { x: x + 30, y: y + 25, class: "wd-score-name" }, name,
       tag ? svg("tspan", { class: "wd-score-tag", dx: 8 }, tag) : null));
     const num = svg("text", { x: x + w - 12, y: y + 30, "text-anchor": "end", class: "wd-score-num", "data-score": seat }, v.scores[seat]);
@@ -175,9 +282,9 @@ function drawTable(root, st, moves, prev) {
     const white = dieFace(ROW_X, 10, 64, v.white, { class: "die wd-white", "data-white": v.white });
     header.append(svg("rect", { x: ROW_X - 5, y: 5, width: 74, height: 74, rx: 16, class: "wd-white-ring" }), white);
     if (prev && rolledSince(snap, prev) && (prev.view.white !== v.white || prev.view.turn !== v.turn || prev.view.challenge !== v.challenge)) white.classList.add("rolling");
-    header.append(svg("text", { x: 100, y: 36, class: "wd-title" }, `White ${v.white}: ${v.challenge}`));
+    header.append(svg("text", { x: 100, y: 36, class: "wd-title" }, t("White {white}: {challenge}", { white: v.white, challenge: challengeName(v.white) })));
   } else {
-    header.append(svg("text", { x: ROW_X, y: 36, class: "wd-title" }, v.phase === "over" ? `${nameOf(snap, v.winner)} wins!` : "White Die"));
+    header.append(svg("text", { x: ROW_X, y: 36, class: "wd-title" }, v.phase === "over" ? t("{name} wins!", { name: nameOf(snap, v.winner) }) : t("White Die")));
   }
   header.append(svg("text", { x: v.white ? 100 : ROW_X, y: 62, class: "wd-sub" }, subtitle(snap)));
   parts.push(header);
@@ -196,9 +303,9 @@ function drawTable(root, st, moves, prev) {
   }
   if (v.start) {
     const g = svg("g", {});
-    g.append(svg("text", { x: ROW_X, y: y + 4, class: "wd-sub" }, `To start: ${v.start.contenders.map((c) => nameOf(snap, c)).join(", ")} roll all five`));
+    g.append(svg("text", { x: ROW_X, y: y + 4, class: "wd-sub" }, t("To start: {names} roll all five", { names: v.start.contenders.map((c) => nameOf(snap, c)).join(", ") })));
     v.start.rolls.forEach(([seat, white, sum], i) => {
-      g.append(svg("text", { x: ROW_X, y: y + 28 + i * 22, class: "wd-sub" }, `${nameOf(snap, seat)}: white ${white}, sum ${sum}`));
+      g.append(svg("text", { x: ROW_X, y: y + 28 + i * 22, class: "wd-sub" }, t("{name}: white {white}, sum {sum}", { name: nameOf(snap, seat), white, sum })));
     });
     parts.push(g);
     y += 40 + v.start.rolls.length * 22;
@@ -217,15 +324,15 @@ function drawTable(root, st, moves, prev) {
     parts.push(drawGrid(RIGHT_X + 60, top, 62, v.grid, { root, legalCells, lastPlace, fresh, turn: v.turn }));
     right = top + 3 * 62 + 30;
   } else if (v.now && v.now.pips) {
-    parts.push(drawPipSquare(RIGHT_X + 50, top + 4, 25, v.now.pips, "Best square"));
+    parts.push(drawPipSquare(RIGHT_X + 50, top + 4, 25, v.now.pips, t("Best square")));
     right = top + 6 * 25 + 30 + 26 + (v.now.pips.turns.some(Boolean) ? 14 : 0);
   } else if (v.now && v.now.matches) {
     parts.push(drawMatches(RIGHT_X + 10, top + 8, v.now));
     right = top + 40 + v.now.matches.length * 26;
   } else if (v.now && v.now.sets) {
     const g = svg("g", {});
-    g.append(svg("text", { x: RIGHT_X + 10, y: top + 18, class: "wd-label" }, "Sets adding up to 6"));
-    const sets = v.now.sets.length ? v.now.sets.map((s) => s.join("+")) : ["none"];
+    g.append(svg("text", { x: RIGHT_X + 10, y: top + 18, class: "wd-label" }, t("Sets adding up to 6")));
+    const sets = v.now.sets.length ? v.now.sets.map((s) => s.join("+")) : [t("none")];
     sets.slice(0, 8).forEach((s, i) => g.append(svg("text", { x: RIGHT_X + 10 + (i % 2) * 120, y: top + 44 + Math.floor(i / 2) * 24, class: "wd-match" }, s)));
     parts.push(g);
     right = top + 50 + Math.ceil(Math.min(8, sets.length) / 2) * 24;
@@ -236,7 +343,7 @@ function drawTable(root, st, moves, prev) {
   y = Math.max(y, right);
 
   if (v.now) {
-    const lines = wrap(`Now: ${v.now.text}`, NARROW ? 40 : 70);
+    const lines = wrap(t("Now: {text}", { text: explain(v.now.text) }), NARROW ? 40 : 70);
     y += 8;
     parts.push(svg("text", { x: ROW_X, y: y + 4, class: "wd-expl", "data-now": v.now.points },
       lines.map((line, i) => svg("tspan", { x: ROW_X, dy: i ? 20 : 0 }, line))));
@@ -246,8 +353,9 @@ function drawTable(root, st, moves, prev) {
   const table = svg("svg", {
     viewBox: `0 0 ${W} ${height}`,
     class: "whitedie-table",
-    role: "img",
-    "aria-label": v.status_line,
+    role: "group", // it holds the dice and squares to choose (buttons): not an image
+    "aria-label": statusLine(snap),
+    "aria-describedby": "wd-position",
     "data-phase": v.phase,
     "data-white": v.white ?? "",
   }, parts);
@@ -256,18 +364,18 @@ function drawTable(root, st, moves, prev) {
 
 function subtitle(snap) {
   const v = snap.view;
-  if (v.phase === "over") return `Final: ${v.scores.join(" – ")} (target ${v.target})`;
-  if (v.turn === null || v.turn === undefined) return v.status_line;
+  if (v.phase === "over") return t("Final: {scores} (target {target})", { scores: v.scores.join(" – "), target: v.target });
+  if (v.turn === null || v.turn === undefined) return statusLine(snap);
   const who = nameOf(snap, v.turn);
   const opp = v.opponent !== null ? nameOf(snap, v.opponent) : "";
   switch (v.phase) {
-    case "reroll": return `${who}: stand or reroll (${plural(v.rerolls_left, "reroll")} left)`;
-    case "choose": return `${who}: choose an opponent`;
-    case "tictactoe": return `${who} vs ${opp}: ${nameOf(snap, v.placing)} to place`;
-    case "match-player": return `${who} vs ${opp}: the player rerolls two`;
-    case "match-opponent": return `${who} vs ${opp}: the opponent rerolls two`;
-    case "match-last": return `${who} vs ${opp}: the player may reroll one`;
-    default: return v.status_line;
+    case "reroll": return t("{name}: stand or reroll ({left})", { name: who, left: rerollsLeft(v.rerolls_left) });
+    case "choose": return t("{name}: choose an opponent", { name: who });
+    case "tictactoe": return t("{a} vs {b}: {c} to place", { a: who, b: opp, c: nameOf(snap, v.placing) });
+    case "match-player": return t("{a} vs {b}: the player rerolls two", { a: who, b: opp });
+    case "match-opponent": return t("{a} vs {b}: the opponent rerolls two", { a: who, b: opp });
+    case "match-last": return t("{a} vs {b}: the player may reroll one", { a: who, b: opp });
+    default: return statusLine(snap);
   }
 }
 
@@ -315,7 +423,9 @@ function drawDiceRow(root, st, moves, row, y, colours, prev) {
   const { snap } = st;
   const v = snap.view;
   const g = svg("g", { class: `wd-row wd-row-${row.side}`, "data-row": row.side });
-  const label = row.side === "player" ? `${nameOf(snap, row.seat)}${v.opponent !== null ? " (player)" : ""}` : `${nameOf(snap, row.seat)} (opponent)`;
+  const label = row.side === "player"
+    ? (v.opponent !== null ? t("{name} (player)", { name: nameOf(snap, row.seat) }) : nameOf(snap, row.seat))
+    : t("{name} (opponent)", { name: nameOf(snap, row.seat) });
   g.append(svg("circle", { cx: ROW_X + 6, cy: y + 2, r: 6, style: { fill: seatFill(row.seat) }, stroke: "#0008" }));
   g.append(svg("text", { x: ROW_X + 18, y: y + 7, class: "wd-label" }, label));
   const mine = moves && moves.side === row.side && (moves.kind === "reroll" || moves.kind === "place");
@@ -333,7 +443,7 @@ function drawDiceRow(root, st, moves, row, y, colours, prev) {
       class: cls,
       "data-pick": can ? i : null,
       "data-value": face,
-      ...press(root, can ? () => pickDie(root, i, face) : null, `die ${face}`, `[data-pick="${i}"]`),
+      ...press(root, can ? () => pickDie(root, i, face) : null, picked ? t("die {face}, picked", { face }) : t("die {face}", { face }), `[data-pick="${i}"]`),
     });
     if (changed && !(fresh.size && !fresh.has(i))) die.classList.add("rolling");
     g.append(die);
@@ -394,7 +504,7 @@ function drawGrid(x0, y0, cell, grid, opts) {
     g.append(svg("rect", {
       x: x + 2, y: y + 2, width: cell - 4, height: cell - 4, rx: 6, class: cls,
       "data-cell": SQUARES[i],
-      ...press(opts.root, text && opts.root ? () => play(opts.root, text) : null, text, null),
+      ...press(opts.root, text && opts.root ? () => play(opts.root, text) : null, text ? t("place on {square}", { square: SQUARES[i] }) : null, `[data-cell="${SQUARES[i]}"]`),
     }, svg("title", {}, SQUARES[i])));
     if (sq.value !== null) {
       const size = cell - 16;
@@ -433,9 +543,9 @@ function drawPipSquare(x0, y0, cell, pips, title) {
   const gap = 6;
   const pos = (k) => k * cell + (k >= 3 ? gap : 0);
   const size = 6 * cell + gap;
-  if (title) g.append(svg("text", { x: x0, y: y0 - 8, class: "wd-label" }, `${title}: ${plural(pips.score, "point")}`));
+  if (title) g.append(svg("text", { x: x0, y: y0 - 8, class: "wd-label" }, `${title}: ${pointsWord(pips.score)}`));
   if (pips.turns.some(Boolean)) {
-    g.append(svg("text", { x: x0, y: y0 + size + 20, class: "wd-label wd-pipsq-legend" }, "blue: turned a quarter turn"));
+    g.append(svg("text", { x: x0, y: y0 + size + 20, class: "wd-label wd-pipsq-legend" }, t("blue: turned a quarter turn")));
   }
   g.append(svg("rect", { x: x0 - 4, y: y0 - 4, width: size + 8, height: size + 8, rx: 6, class: "wd-pipsq-bg" }));
   for (const r of pips.empty_rows) g.append(svg("rect", { x: x0 - 4, y: y0 + pos(r), width: size + 8, height: cell, class: "wd-pipsq-empty", "data-empty-row": r }));
@@ -446,7 +556,7 @@ function drawPipSquare(x0, y0, cell, pips, title) {
     g.append(svg("rect", {
       x: dx, y: dy, width: 3 * cell, height: 3 * cell, rx: cell * 0.5,
       class: `wd-pipsq-die${pips.turns[d] ? " turned" : ""}`, "data-turned": pips.turns[d] ? 1 : 0,
-    }, svg("title", {}, `${pips.faces[d]}${pips.turns[d] ? ", turned a quarter turn" : ""}`)));
+    }, svg("title", {}, pips.turns[d] ? t("{face}, turned a quarter turn", { face: pips.faces[d] }) : String(pips.faces[d]))));
   }
   pips.rows.forEach((row, r) => {
     [...row].forEach((ch, c) => {
@@ -459,13 +569,13 @@ function drawPipSquare(x0, y0, cell, pips, title) {
 // ---- matching and poker ----------------------------------------------------------------------
 function drawMatches(x0, y0, now) {
   const g = svg("g", { class: "wd-matches" });
-  g.append(svg("text", { x: x0, y: y0 + 10, class: "wd-label" }, now.matches.length ? "Matches" : "No match yet"));
+  g.append(svg("text", { x: x0, y: y0 + 10, class: "wd-label" }, now.matches.length ? t("Matches") : t("No match yet")));
   now.matches.forEach((m, i) => {
     const y = y0 + 36 + i * 26;
     g.append(svg("rect", { x: x0, y: y - 12, width: 10, height: 10, rx: 2, style: { fill: MATCH_COLORS[i % MATCH_COLORS.length] } }));
     g.append(svg("text", { x: x0 + 18, y, class: "wd-match" }, `${m.mine.join("+")} = ${m.theirs.join("+")}`));
   });
-  if (now.bonus) g.append(svg("text", { x: x0, y: y0 + 36 + now.matches.length * 26, class: "wd-match" }, "+1: all four matched"));
+  if (now.bonus) g.append(svg("text", { x: x0, y: y0 + 36 + now.matches.length * 26, class: "wd-match" }, t("+1: all four matched")));
   return g;
 }
 
@@ -475,7 +585,7 @@ function drawChart(x0, y0, chart, hand) {
     const y = y0 + 16 + i * 22;
     const on = name === hand;
     if (on) g.append(svg("rect", { x: x0 - 6, y: y - 15, width: 240, height: 21, rx: 4, style: { fill: "#f2b13466" } }));
-    g.append(svg("text", { x: x0, y, class: on ? "wd-expl" : "wd-match" }, name));
+    g.append(svg("text", { x: x0, y, class: on ? "wd-expl" : "wd-match" }, handName(name)));
     g.append(svg("text", { x: x0 + 220, y, "text-anchor": "end", class: on ? "wd-expl" : "wd-match" }, pts));
   });
   return g;
@@ -488,29 +598,31 @@ function drawControls(root, st, moves) {
   const box = html("div", { class: "board-controls wd-controls" });
   const status = html("div", { class: "wd-status", "data-testid": "board-status" });
   const wrap = html("div", {}, status, box);
-  if (v.rules) wrap.prepend(html("div", { class: "hint wd-rules" }, v.rules));
+  if (v.rules) wrap.prepend(html("div", { class: "hint wd-rules" }, rulesLine(v.white) || v.rules));
+  wrap.prepend(html("p", { id: "wd-position", class: "visually-hidden", "data-testid": "position-text" }, positionText(snap, moves, st)));
   if (st.busy) {
     status.textContent = "…";
     return wrap;
   }
   if (!moves) {
-    status.textContent = v.status_line;
+    status.textContent = statusLine(snap);
     return wrap;
   }
   if (moves.kind === "choose") {
-    status.textContent = `${v.challenge}: choose your opponent.`;
+    status.textContent = t("{challenge}: choose your opponent.", { challenge: challengeName(v.white) });
     for (const o of moves.opponents) {
       box.append(html("button", {
         class: "btn primary", "data-button": "opponent", "data-seat": o.seat, onclick: () => play(root, o.text),
-      }, `Play against ${nameOf(snap, o.seat)} (score ${v.scores[o.seat]})`));
+      }, t("Play against {name} (score {score})", { name: nameOf(snap, o.seat), score: v.scores[o.seat] })));
     }
     return wrap;
   }
   if (moves.kind === "place") {
-    const as = moves.side === "player" ? "the player" : "the opponent";
     status.textContent = st.value === null
-      ? `Tic-tac-toe (you are ${as}): click one of your dice, then a green square.`
-      : `Place your ${st.value}: click a green square, or pick another die.`;
+      ? (moves.side === "player"
+        ? t("Tic-tac-toe (you are the player): click one of your dice, then a green square.")
+        : t("Tic-tac-toe (you are the opponent): click one of your dice, then a green square."))
+      : t("Place your {value}: click a green square, or pick another die.", { value: st.value });
     return wrap;
   }
   // reroll / stand
@@ -518,17 +630,17 @@ function drawControls(root, st, moves) {
   const text = picked.length ? moves.rerolls[picked.join(" ")] : undefined;
   const sizes = moves.sizes;
   if (sizes.length === 1 && sizes[0] === 2 && !moves.stand) {
-    status.textContent = `Pick exactly two dice to reroll${moves.side === "opponent" ? " (you are the opponent)" : ""}.`;
+    status.textContent = moves.side === "opponent" ? t("Pick exactly two dice to reroll (you are the opponent).") : t("Pick exactly two dice to reroll.");
   } else if (sizes.length === 1 && sizes[0] === 1) {
-    status.textContent = "Pick one die to reroll, or stand.";
+    status.textContent = t("Pick one die to reroll, or stand.");
   } else {
-    status.textContent = `Click dice to reroll them, then Reroll; or Stand.${moves.rerolls_left ? ` ${plural(moves.rerolls_left, "reroll")} left.` : ""}`;
+    status.textContent = t("Click dice to reroll them, then Reroll; or Stand.") + (moves.rerolls_left ? ` ${rerollsLeft(moves.rerolls_left)}.` : "");
   }
   box.append(html("button", {
     class: "btn primary", "data-button": "reroll", disabled: !text, onclick: text ? () => play(root, text) : null,
-  }, picked.length ? `Reroll ${picked.join(" ")}` : "Reroll"));
+  }, picked.length ? t("Reroll {dice}", { dice: picked.join(" ") }) : t("Reroll")));
   if (moves.stand) {
-    box.append(html("button", { class: "btn", "data-button": "stand", onclick: () => play(root, moves.stand) }, `Stand${v.now ? ` (${plural(v.now.points, "point")})` : ""}`));
+    box.append(html("button", { class: "btn", "data-button": "stand", onclick: () => play(root, moves.stand) }, v.now ? t("Stand ({points})", { points: pointsWord(v.now.points) }) : t("Stand")));
   }
   return wrap;
 }
@@ -536,10 +648,13 @@ function drawControls(root, st, moves) {
 // ---- the last challenge ------------------------------------------------------------------------
 function drawLast(snap, last) {
   const who = nameOf(snap, last.seat);
-  const vs = last.opponent !== null && last.opponent !== undefined ? ` against ${nameOf(snap, last.opponent)}` : "";
+  const against = last.opponent !== null && last.opponent !== undefined;
+  const params = { name: who, points: last.points, challenge: challengeName(last.white), white: last.white, opponent: against ? nameOf(snap, last.opponent) : "" };
   const box = html("div", { class: "wd-last", "data-testid": "last-challenge" },
-    html("h3", {}, `Last challenge: ${who} scored ${last.points} in ${last.challenge} (white ${last.white})${vs}`),
-    html("div", { class: "wd-last-text" }, last.explain.text));
+    html("h3", {}, against
+      ? t("Last challenge: {name} scored {points} in {challenge} (white {white}) against {opponent}", params)
+      : t("Last challenge: {name} scored {points} in {challenge} (white {white})", params)),
+    html("div", { class: "wd-last-text" }, explain(last.explain.text)));
   const ex = last.explain;
   let pic = null;
   if (last.grid) {
@@ -572,22 +687,25 @@ function drawLast(snap, last) {
 }
 
 /** One line of the game log. */
-export function describe(entry) {
-  const t = entry.text;
+export function describe(entry, snap) {
+  const text = entry.text;
   if (entry.actor < 0) {
-    const m = /^white (\d)(?::\s*(.*))?$/.exec(t);
+    const m = /^white (\d)(?::\s*(.*))?$/.exec(text);
     if (m) {
-      const names = { 1: "no challenge", 2: "Poker", 3: "Tic-tac-toe", 4: "Matching", 5: "Pips", 6: "Sixes" };
-      return `white ${m[1]} (${names[m[1]]})${m[2] ? `: ${m[2]}` : ""}`;
+      const head = t("white {white} ({challenge})", { white: m[1], challenge: challengeName(Number(m[1])) });
+      return m[2] ? `${head}: ${m[2]}` : head;
     }
-    return `rolls ${t}`;
+    return t("rolls {dice}", { dice: text });
   }
-  if (t === "stand") return "stands";
-  if (t.startsWith("reroll")) return `rerolls ${t.slice(7)}`;
-  if (t.startsWith("place")) {
-    const [, value, sq] = t.split(" ");
-    return `places ${value} on ${sq}`;
+  if (text === "stand") return t("stands");
+  if (text.startsWith("reroll")) return t("rerolls {dice}", { dice: text.slice(7) });
+  if (text.startsWith("place")) {
+    const [, value, sq] = text.split(" ");
+    return t("places {value} on {square}", { value, square: sq });
   }
-  if (t.startsWith("opponent")) return `plays against seat ${t.slice(9)}`;
-  return t;
+  if (text.startsWith("opponent")) {
+    const seat = Number(text.slice(9)) - 1;
+    return t("plays against {name}", { name: snap ? nameOf(snap, seat) : t("seat {n}", { n: seat + 1 }) });
+  }
+  return text;
 }
