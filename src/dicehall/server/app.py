@@ -27,8 +27,7 @@ from dicehall.core.fairness import verify_record
 from dicehall.core.registry import game_class, registered_games
 from dicehall.server import accounts as accounts_module
 from dicehall.server import analysis as analysis_module
-from dicehall.server import i18n
-from dicehall.server import messages as messages_module
+from dicehall.server import error_messages, i18n
 from dicehall.server import ratings as ratings_module
 from dicehall.server.limits import AddressLimiter, Limits, TokenBucket, clip
 from dicehall.server.service import (
@@ -443,7 +442,7 @@ def create_app(
     async def _service_error(request: Request, exc: ServiceError) -> JSONResponse:
         body = exc.to_dict()
         lang = i18n.request_language(request.headers, request.cookies)
-        body["message"] = messages_module.translate_error(lang, exc.code, exc.message)
+        body["message"] = error_messages.translate_error(lang, exc.code, exc.message)
         return JSONResponse({"error": body}, status_code=STATUS.get(exc.code, 400))
 
     # -- pages (server-rendered in the reader's language: dicehall.server.i18n) ----------
@@ -775,7 +774,7 @@ def create_app(
                     reply = error("internal_error", clip(f"the server failed: {exc}", 200))
                 if reply is not None:
                     if reply.get("type") == "error":
-                        reply["message"] = messages_module.translate_error(
+                        reply["message"] = error_messages.translate_error(
                             conn.lang, reply["code"], reply["message"]
                         )
                     conn.push(json.dumps(reply))
