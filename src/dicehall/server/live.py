@@ -1,0 +1,260 @@
+"""A live game's room besides its moves: chat, presence and the clock over the WebSocket,
+claims and the lobby's chat over HTTP, the lobby's ratings and spectator counts.
+
+The WebSocket endpoint (``app.py``) hands this module the message types it adds to the
+protocol (``docs/protocol.md``):
+
+- ``{"type": "chat", "text"}``: a chat message to the connection's room: the players' room
+  when it holds a seat, else the spectators' (logged in); every reader of that room gets
+  ``{"type": "chat", "message": {id, channel, author, seat, text, at}}``;
+- ``{"type": "claim", "what": "win" | "abort"}``: claim a game whose opponents left
+  (``presence.Presence.claim``);
+- ``{"type": "clock"}``: the clock now, ``{"type": "clock", "clock": ...}`` (the browser
+  resyncs its countdown with it; a flag that has fallen falls on this request too).
+
+A connection's join snapshot carries the chat it reads (``chat: {channel, messages}``);
+every snapshot and update carries ``presence`` (who is online, how long the others have
+been gone, the grace period) and ``clock``. When a seat's last connection leaves a game in
+play, every connection of the room gets an ``update`` at once (and again when it is back).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Protocol
+
+from fastapi import APIRouter, Request
+from pydantic import BaseModel, Field
+
+from dicehall.server.accounts import Account, Accounts
+from dicehall.server.chat import LOBBY, Chat
+from dicehall.server.clocks import Clocks
+from dicehall.server.presence import Presence
+from dicehall.server.ratings import Ratings, rating_key
+from dicehall.server.service import PROTOCOL_VERSION, GameService, ServiceError
+
+#: the WebSocket message types this module handles
+KINDS = ("chat", "claim", "clock")
+
+
+class Conn(Protocol):
+    game_id: str | None
+    seats: list[int]
+    account: Any
+
+    def push(self, text: str) -> None: ...
+
+
+class RoomHub(Protocol):
+    rooms: dict[str, Any]
+    loop: asyncio.AbstractEventLoop | None
+
+    def on_commit(self, live: Any, entries: list[Any]) -> None: ...
+
+
+class Rooms:
+    """The chat, presence and clock messages of the game rooms of one process."""
+
+    def __init__(
+        self,
+        service: GameService,
+        hub: RoomHub,
+        accounts: Accounts,
+        chat: Chat,
+        presence: Presence,
+        clocks: Clocks,
+    ) -> None:
+        self.service = service
+        self.hub = hub
+        self.accounts = accounts
+        self.chat = chat
+        self.presence = presence
+        self.clocks = clocks
+        self._lock = threading.Lock()
+        #: seats whose leaving the room was told (their return is told too)
+        self._reported: set[tuple[str, int]] = set()
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dicehall-rooms")
+
+    # -- entering and leaving ----------------------------------------------------------
+    def history(self, game_id: str, seats: list[int]) -> dict[str, Any]:
+        """The chat a connection holding ``seats`` reads, for its join snapshot (``chat``)."""
+        channel = "players" if seats else "spectators"
+        messages = [m.to_dict() for m in self.chat.history(game_id, channel)]
+        return {"channel": channel, "messages": messages}
+
+    def joined(self, game_id: str, seats: list[int]) -> None:
+        """A connection holding ``seats`` entered the room of ``game_id`` (its seats are
+        counted online already): if the others were told that one of them had left, they
+        learn that it is back."""
+        with self._lock:
+            back = [s for s in seats if (game_id, s) in self._reported]
+            self._reported.difference_update((game_id, s) for s in back)
+        if back:
+            self._publish(game_id)
+
+    def left(self, game_id: str | None, seats: list[int]) -> None:
+        """A connection holding ``seats`` left the room of ``game_id`` (event loop thread):
+        when a seat of a game in play has no connection left, every connection of the room
+        gets an ``update`` with the new ``presence`` at once."""
+        if game_id is None or not seats:
+            return
+        self.presence.left(game_id, seats)
+        live = self.service.cached(game_id)
+        if live is None or live.row.status != "playing":
+            return
+        view = self.presence.view(live)
+        gone = [s for s in seats if not view["online"][s]]
+        if gone:
+            with self._lock:
+                self._reported.update((game_id, s) for s in gone)
+                if len(self._reported) > 100_000:
+                    self._reported.clear()
+            self._publish(game_id)
+
+    def _publish(self, game_id: str) -> None:
+        """An ``update`` of the game to its room (in a worker: it takes the game's lock)."""
+
+        def run() -> None:
+            live = self.service.cached(game_id)
+            if live is not None:
+                with live.lock:
+                    self.hub.on_commit(live, [])
+
+        with contextlib.suppress(RuntimeError):  # shutting down
+            self._pool.submit(run)
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+    def _call(self, fn: Callable[..., None], *args: Any) -> None:
+        loop = self.hub.loop
+        if loop is None or loop.is_closed():
+            return
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is loop:
+            fn(*args)
+        else:
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(fn, *args)
+
+    def _to_room(self, game_id: str, text: str, who: Callable[[Any], bool]) -> None:
+        def send() -> None:
+            for conn in list(self.hub.rooms.get(game_id, ())):
+                if who(conn):
+                    conn.push(text)
+
+        self._call(send)
+
+    # -- messages --------------------------------------------------------------------
+    def handle(self, conn: Conn, kind: str, msg: dict[str, Any], ref: Any) -> dict[str, Any]:
+        """Answer one of ``KINDS`` (worker thread); raises ServiceError to refuse it."""
+        if conn.game_id is None:
+            raise ServiceError("not_joined", "send a join message first")
+        game_id = conn.game_id
+        if kind == "clock":
+            live = self.service.get(game_id)
+            with live.lock:
+                if live.row.status == "playing":
+                    self.clocks.flag(live)
+                out: dict[str, Any] = {}
+                self.clocks.decorate(live, out)
+            return {"type": "clock", "v": PROTOCOL_VERSION, "ref": ref, "clock": out["clock"]}
+        if kind == "claim":
+            ended = self.presence.claim(game_id, conn.seats, str(msg.get("what", ""))[:10])
+            return {"type": "ok", "v": PROTOCOL_VERSION, "ref": ref, "ended": ended}
+        return self._chat(conn, game_id, msg.get("text"), ref)
+
+    def _chat(self, conn: Conn, game_id: str, text: Any, ref: Any) -> dict[str, Any]:
+        live = self.service.get(game_id)
+        account: Account | None = conn.account
+        if conn.seats:
+            seat = conn.seats[0]
+            author = live.row.seats[seat].name
+            channel = "players"
+        elif account is not None:
+            seat, author, channel = None, account.username, "spectators"
+        else:
+            raise ServiceError("not_logged_in", "log in to chat as a spectator")
+        message = self.chat.post(
+            game_id,
+            channel,
+            author,
+            text,
+            account_id=None if account is None else account.id,
+            seat=seat,
+        )
+        out = json.dumps({"type": "chat", "v": PROTOCOL_VERSION, "message": message.to_dict()})
+        players = channel == "players"
+        self._to_room(game_id, out, lambda c: bool(c.seats) == players)
+        return {"type": "ok", "v": PROTOCOL_VERSION, "ref": ref, "chat": message.id}
+
+    # -- the lobby -------------------------------------------------------------------
+    def spectators(self, game_id: str) -> int:
+        """Connections watching ``game_id`` in this process without a seat."""
+        return sum(1 for c in list(self.hub.rooms.get(game_id, ())) if not c.seats)
+
+    def decorate_lobby(self, lobby: dict[str, list[dict[str, Any]]], ratings: Ratings) -> None:
+        """Add to each listed game its spectator count, its age and its players' ratings
+        (on the game's rating list; none for guests)."""
+        now = self.service.store.now()
+        wanted: dict[str, set[str]] = {}
+        for games in lobby.values():
+            for g in games:
+                key = g["rating_key"] = rating_key(g["game"], g.get("options") or {})
+                for p in g["players"]:
+                    if p.get("account_id") and p.get("kind") == "human":
+                        wanted.setdefault(key, set()).add(p["account_id"])
+        found = {key: ratings.ratings_of(sorted(ids), key) for key, ids in wanted.items()}
+        for games in lobby.values():
+            for g in games:
+                g["spectators"] = self.spectators(g["id"])
+                g["age"] = round(max(0.0, now - g.get("created", now)), 1)
+                for p in g["players"]:
+                    r = found.get(g["rating_key"], {}).get(p.pop("account_id", None) or "")
+                    p["rating"] = None if r is None else round(r.rating)
+
+
+class ChatBody(BaseModel):
+    text: str = Field(max_length=1200)
+
+
+class ClaimBody(BaseModel):
+    what: str = Field(max_length=10, description='"win" or "abort"')
+    tokens: list[str] = Field(default_factory=list, max_length=8)
+
+
+def router(rooms: Rooms, tokens_of: Callable[[Request], list[str]]) -> APIRouter:
+    """The lobby chat and the HTTP form of a claim."""
+    api = APIRouter(tags=["lobby"])
+
+    @api.get("/api/chat/lobby")
+    def lobby_chat(after: int = 0) -> dict[str, Any]:
+        """The lobby's chat messages after id ``after`` (the last 50)."""
+        return {"messages": [m.to_dict() for m in rooms.chat.history(LOBBY, LOBBY, after=after)]}
+
+    @api.post("/api/chat/lobby", status_code=201)
+    def post_lobby_chat(body: ChatBody, request: Request) -> dict[str, Any]:
+        """Say something in the lobby (logged in)."""
+        account = rooms.accounts.current(request)
+        if account is None:
+            raise ServiceError("not_logged_in", "log in to chat in the lobby")
+        message = rooms.chat.post(LOBBY, LOBBY, account.username, body.text, account_id=account.id)
+        return {"message": message.to_dict()}
+
+    @api.post("/api/games/{game_id}/claim")
+    def claim(game_id: str, body: ClaimBody, request: Request) -> dict[str, Any]:
+        """Claim the win, or abort, when every opponent has been gone past the grace
+        period (tokens in the body or the ``X-Seat-Token`` header)."""
+        live = rooms.service.get(game_id)
+        seats = rooms.service.seats_for(live, body.tokens or tokens_of(request))
+        return {"ok": True, "ended": rooms.presence.claim(game_id, seats, body.what)}
+
+    return api
