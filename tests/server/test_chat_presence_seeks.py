@@ -290,7 +290,7 @@ def seek_time() -> float:
 
 
 def test_lobby_shows_ratings_spectators_and_age(app_client: Any) -> None:
-    app, client = app_client
+    _app, client = app_client
     register(client, "ann")
     created = client.post(
         "/api/games", json={"game": "backgammon", "opponent": "friend", "rated": True}
@@ -321,7 +321,7 @@ def test_ratings_per_backgammon_format(store: Store) -> None:
     ann = accounts.register("ann", "password ann")
     bob = accounts.register("bob", "password bob")
     for options in ({"match_length": 3}, {}):
-        game_id, tokens = service.create(
+        game_id, _tokens = service.create(
             "backgammon", options, opponent="friend", seed="a", account_id=ann.id, rated=True
         )
         service.join(game_id, 1, "bob", "b", account_id=bob.id)
