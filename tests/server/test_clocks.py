@@ -82,6 +82,8 @@ def test_a_flag_falls_by_itself_and_loses(store: Store) -> None:
     summary = service.snapshot(live, [])["summary"]
     assert summary == f"{live.row.seats[seat].name} lost on time"
     assert store.get_game(game_id).ended == f"time:{seat}"  # committed, not only in memory
+    assert clock_of(service, game_id)["remaining"][seat] == 0.0
+    assert clock_of(service, game_id)["running"] is None
 
 
 def test_a_move_after_the_flag_is_refused_and_loses(store: Store) -> None:

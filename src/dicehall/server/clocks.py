@@ -298,7 +298,13 @@ class Clocks:
         playing = live.row.status == "playing" and not live.state.is_terminal()
         to_move = live.state.current_player() if playing else -1
         events = self._sync(live)
-        return replay(control, len(live.row.seats), events, to_move if to_move >= 0 else None)
+        state = replay(control, len(live.row.seats), events, to_move if to_move >= 0 else None)
+        kind, _, seat = (live.row.ended or "").partition(":")
+        if kind == "time" and seat.isdigit() and int(seat) < len(state.remaining):
+            remaining = list(state.remaining)
+            remaining[int(seat)] = 0.0  # its flag fell: nothing left
+            state = ClockState(control, tuple(remaining), None, state.since)
+        return state
 
     def decorate(self, live: LiveGame, out: dict[str, Any]) -> None:
         """The service's decorator: ``clock`` in a snapshot or update (None: untimed)."""

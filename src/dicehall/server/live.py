@@ -216,6 +216,8 @@ class Rooms:
         for games in lobby.values():
             for g in games:
                 g["spectators"] = self.spectators(g["id"])
+                control = self.clocks.control(g["id"])
+                g["clock"] = None if control is None else control.text()
                 g["age"] = round(max(0.0, now - g.get("created", now)), 1)
                 for p in g["players"]:
                     r = found.get(g["rating_key"], {}).get(p.pop("account_id", None) or "")

@@ -4,6 +4,11 @@
 
 import { clear, html } from "./dom.js";
 import { api, loadBoard, playerName, randomSeed, saveTokens, seatLabel, setPlayerName, tokensFor } from "./api.js";
+import { me } from "./account.js";
+import { ChatPanel } from "./chat.js";
+import { Table } from "./clock.js";
+import { t } from "./i18n.js";
+import { showRatingChanges } from "./ratings.js";
 
 const PROTOCOL = 1;
 const gameId = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -140,6 +145,37 @@ export function resign() {
   });
 }
 
+/** Send a request message ({type, ...}); resolves with the server's answer to it. */
+export function request(msg) {
+  return new Promise((resolve, reject) => {
+    state.ref += 1;
+    const ref = state.ref;
+    if (!send({ ...msg, ref })) return reject({ code: "disconnected", message: t("offline: reconnecting…") });
+    state.pending.set(ref, { resolve, reject });
+  });
+}
+
+// the clocks and who is at the table (clock.js), and the chat of the room (chat.js)
+const table = new Table({ clocks: $("clocks"), presence: $("presence"), request, onError: (text) => message(text, "error") });
+let chat = null;
+
+async function showChat(history) {
+  const box = $("chat");
+  if (!box || !history) return;
+  if (!chat || chat.room !== history.channel) {
+    const players = history.channel === "players";
+    const account = players ? null : await me();
+    chat = new ChatPanel(box, {
+      room: history.channel,
+      title: players ? t("Chat with your opponent") : t("Spectators' chat"),
+      post: (text) => request({ type: "chat", text }),
+      canWrite: players || Boolean(account),
+      hint: t("Log in to chat with the other spectators."),
+    });
+  }
+  chat.add(history.messages);
+}
+
 /** A Resign button that asks once more before it resigns (no modal dialog). */
 function resignButton() {
   const button = html("button", { class: "btn", "data-button": "resign" }, "Resign");
@@ -169,6 +205,7 @@ function onMessage(msg) {
       // broadcast snapshots (no ref) follow live actions: animate them; a join's does not.
       // Snapshots are drawn strictly in order (the first one waits for the board module).
       const animate = msg.ref === undefined;
+      showChat(msg.chat);
       state.pendingSnap = msg;
       state.drawing = state.drawing
         .then(() => showSnapshot(msg, animate && state.snap !== null))
@@ -191,6 +228,10 @@ function onMessage(msg) {
         .catch((err) => console.error(err));
       break;
     }
+    case "chat":
+      if (chat && msg.message) chat.add([msg.message]);
+      break;
+    case "clock":
     case "ok":
       if (waiting) {
         state.pending.delete(msg.ref);
@@ -243,6 +284,7 @@ async function showSnapshot(snap, animate) {
   renderLog(snap);
   renderSeats(snap);
   renderResult(snap);
+  table.update(snap);
   document.body.dataset.status = snap.status;
   document.body.dataset.seq = snap.seq;
   if (snap.status === "waiting") sendSeed(snap);
@@ -268,7 +310,7 @@ function renderStatus(snap, canAct) {
   if (snap.status === "waiting") {
     const open = snap.players.filter((p) => !p.claimed).map((p) => p.seat + 1);
     text = `Waiting for players (open seat${open.length > 1 ? "s" : ""} ${open.join(", ")}). Share this page's link with a friend.`;
-  } else if (snap.status === "finished") {
+  } else if (snap.status === "finished" || snap.status === "abandoned") {
     text = snap.summary || "The game is over.";
   } else if (canAct) {
     text = snap.mode === "local" ? `${seatLabel(snap, snap.to_move)}: your turn` : "Your turn";
@@ -357,7 +399,7 @@ function renderResult(snap) {
     html("a", { href: `/g/${gameId}/replay`, class: "btn", "data-button": "replay" }, "Replay"),
     html("a", { href: `/api/games/${gameId}/record?download=1`, class: "btn", download: `dicehall-${gameId}.json`, "data-button": "download" }, "Download record"),
     html("a", { href: `/g/${gameId}/fairness`, class: "btn", "data-button": "fairness" }, "Fairness check"));
-  if (snap.status !== "finished") {
+  if (snap.status !== "finished" && snap.status !== "abandoned") {
     box.hidden = true;
     const mine = (snap.you || []).length > 0 && snap.status === "playing";
     const kept = $("links").querySelector("[data-button='resign']");
@@ -379,11 +421,28 @@ function renderResult(snap) {
     links,
   ];
   box.append(...parts.filter(Boolean));
+  if (snap.rated) {
+    const changes = html("div", { class: "rating-changes", "data-testid": "rating-changes" });
+    box.insertBefore(changes, box.querySelector(".links"));
+    showRatingChanges(changes, snap);
+  }
 }
 
 if (!gameId) {
   $("status").textContent = "No game id in the address.";
 } else {
   setInterval(() => send({ type: "ping" }), 25000);
-  connect();
+  resumeSeats().finally(connect);
+}
+
+/** Logged in without this game's tokens (another browser, or a game made from a seek): ask
+ *  for the seats bound to the account. Guests and spectators keep watching. */
+async function resumeSeats() {
+  if (myTokens().length || !(await me())) return;
+  try {
+    const res = await api(`/api/games/${gameId}/resume`, {});
+    saveTokens(gameId, res.tokens);
+  } catch {
+    // not a player of this game
+  }
 }

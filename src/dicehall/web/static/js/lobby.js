@@ -2,6 +2,7 @@
 
 import { clear, html } from "./dom.js";
 import { api, playerName, randomSeed, saveTokens, setPlayerName } from "./api.js";
+import { createExtras, gameMeta, playerLabel } from "./seeks.js";
 
 const $ = (id) => document.getElementById(id);
 let catalog = [];
@@ -86,6 +87,7 @@ async function create(ev) {
       opponent: $("opponent").value,
       seat: seatValue === "random" ? null : Number(seatValue),
       name: name || null,
+      ...createExtras(), // time control and rated (seeks.js)
     });
     saveTokens(res.id, res.tokens);
     // the seed goes only now, after the game's commitment was published
@@ -106,7 +108,7 @@ async function create(ev) {
 
 function describe(g) {
   const title = catalog.find((c) => c.name === g.game)?.title || g.game;
-  const names = g.players.map((p) => (p.claimed ? p.name : "open seat")).join(" vs ");
+  const names = g.players.map(playerLabel).join(" vs ");
   return `${title}: ${names}`;
 }
 
@@ -119,7 +121,7 @@ function fillList(id, games, action) {
   for (const g of games) {
     const result = g.result ? ` (${g.result.map((r) => (r > 0 ? `+${r}` : r)).join(" / ")})` : "";
     list.append(html("li", { "data-game": g.id },
-      html("span", { class: "desc" }, describe(g) + result), " ",
+      html("span", { class: "desc" }, describe(g) + result), gameMeta(g), " ",
       action(g)));
   }
 }
