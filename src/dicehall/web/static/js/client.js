@@ -5,6 +5,7 @@
 import { clear, html } from "./dom.js";
 import { api, loadBoard, playerName, randomSeed, saveTokens, seatLabel, setPlayerName, tokensFor } from "./api.js";
 import { me } from "./account.js";
+import { autoPassEnabled, autoPassToggle, forcedPass } from "./autopass.js";
 import { ChatPanel } from "./chat.js";
 import { Table } from "./clock.js";
 import { t } from "./i18n.js";
@@ -49,6 +50,7 @@ async function sendSeed(snap) {
 
 window.dicehall = {
   get snapshot() { return state.snap; },
+  get autoPass() { return autoPassEnabled(); },
   get connected() { return state.connected; },
   act,
   reconnect: () => state.ws?.close(),
@@ -158,6 +160,7 @@ export function request(msg) {
 // the clocks and who is at the table (clock.js), and the chat of the room (chat.js)
 const table = new Table({ clocks: $("clocks"), presence: $("presence"), request, onError: (text) => message(text, "error") });
 let chat = null;
+$("links").after(autoPassToggle());
 
 async function showChat(history) {
   const box = $("chat");
@@ -281,6 +284,8 @@ async function showSnapshot(snap, animate) {
   }
   renderPlayers(snap);
   renderStatus(snap, canAct);
+  const forced = forcedPass(snap, canAct, act); // a turn without a legal move passes by itself
+  if (forced) $("status").textContent = forced;
   renderLog(snap);
   renderSeats(snap);
   renderResult(snap);
