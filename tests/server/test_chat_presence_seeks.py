@@ -330,3 +330,18 @@ def test_ratings_per_backgammon_format(store: Store) -> None:
     assert keys == {"backgammon": 1, "backgammon:match": 1}
     board = ratings.leaderboard("backgammon:match")
     assert [x["username"] for x in board] == ["bob", "ann"]
+
+
+def test_result_lines_name_the_players() -> None:
+    from types import SimpleNamespace
+
+    from dicehall.server.live import name_players
+
+    seats = [SimpleNamespace(name="ann"), SimpleNamespace(name="bob")]
+    live = SimpleNamespace(row=SimpleNamespace(seats=seats))
+    out: dict[str, Any] = {"summary": "Seat 2 wins a gammon (2 points); seat 1 had 3 left."}
+    name_players(live, out)
+    assert out["summary"] == "bob wins a gammon (2 points); ann had 3 left."
+    out = {"summary": "Seat 7 wins"}  # no such seat: left alone
+    name_players(live, out)
+    assert out["summary"] == "Seat 7 wins"

@@ -81,6 +81,7 @@ def test_seek_accepted_rated_timed_game_to_the_end_and_profiles(server: Any, bro
             page.wait_for_selector("[data-testid='rating-change-1']")
         final = snapshot(ann)
         winner = final["players"][final["returns"].index(max(final["returns"]))]["name"]
+        assert ann.locator("[data-testid='summary']").inner_text().startswith(f"{winner} wins")
         change = ann.locator("[data-testid='rating-changes']").inner_text()
         assert "1500 →" in change and "+" in change
         # both profiles show the new rating and the game with its change

@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -79,6 +80,7 @@ class Rooms:
         #: seats whose leaving the room was told (their return is told too)
         self._reported: set[tuple[str, int]] = set()
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dicehall-rooms")
+        service.decorators.append(name_players)
 
     # -- entering and leaving ----------------------------------------------------------
     def history(self, game_id: str, seats: list[int]) -> dict[str, Any]:
@@ -222,6 +224,24 @@ class Rooms:
                 for p in g["players"]:
                     r = found.get(g["rating_key"], {}).get(p.pop("account_id", None) or "")
                     p["rating"] = None if r is None else round(r.rating)
+
+
+_SEAT = re.compile(r"\b[Ss]eat (\d+)\b")
+
+
+def name_players(live: Any, out: dict[str, Any]) -> None:
+    """A service decorator: the result line names the players ("ann wins ..."), not
+    "Seat 1" (the game views speak of seats; the table knows who sat there)."""
+    summary = out.get("summary")
+    if not isinstance(summary, str):
+        return
+    seats = live.row.seats
+
+    def name(m: re.Match[str]) -> str:
+        n = int(m[1])
+        return seats[n - 1].name if 1 <= n <= len(seats) else m[0]
+
+    out["summary"] = _SEAT.sub(name, summary)
 
 
 class ChatBody(BaseModel):
