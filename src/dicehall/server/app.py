@@ -11,7 +11,7 @@ import contextlib
 import json
 import logging
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -29,7 +29,7 @@ from dicehall.server import accounts as accounts_module
 from dicehall.server import live as live_module
 from dicehall.server import ratings as ratings_module
 from dicehall.server import seeks as seeks_module
-from dicehall.server.chat import Chat
+from dicehall.server.chat import CHAT_SEQ, Chat
 from dicehall.server.clocks import Clocks, TimeControl
 from dicehall.server.limits import AddressLimiter, Limits, TokenBucket, clip
 from dicehall.server.presence import GRACE, Presence
@@ -294,6 +294,8 @@ class Hub:
         self.rooms: dict[str, set[Connection]] = {}
         self._lock = threading.Lock()
         self.loop: asyncio.AbstractEventLoop | None = None
+        #: delivers another process's chat message of a game (``live.Rooms.remote_chat``)
+        self.remote_chat: Callable[[str], None] | None = None
         service.listeners.append(self.on_commit)
 
     def on_commit(self, live: LiveGame, entries: list[LogEntry]) -> None:
@@ -350,6 +352,10 @@ class Hub:
     def on_remote(self, game_id: str, seq: int) -> None:
         """Another process changed ``game_id``: catch up if somebody here watches it, else
         forget the cached copy (it reloads when touched)."""
+        if seq == CHAT_SEQ:  # a chat message, not a change of the game
+            if self.remote_chat is not None:
+                self.remote_chat(game_id)
+            return
         if game_id in self.rooms:
             self.service.on_remote(game_id, seq)
         else:
@@ -407,6 +413,7 @@ def create_app(
     presence = Presence(store, service, grace=grace)
     rooms = live_module.Rooms(service, hub, accounts, Chat(store), presence, clocks)
     seeks = seeks_module.Seeks(service, accounts, ratings, clocks)
+    hub.remote_chat = rooms.remote_chat
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

@@ -14,7 +14,9 @@
 - **Muting** is the reader's: the browser hides a muted room or author (``chat.js``).
 
 Messages are kept (``chat`` table) so a reconnecting browser gets the room's last
-``HISTORY`` messages.
+``HISTORY`` messages. On PostgreSQL a message also sends the store's notification (with
+``seq`` ``CHAT_SEQ``), so every server process delivers it to the room's connections it
+holds (``live.Rooms.remote_chat``); the lobby's room is read by polling.
 """
 
 from __future__ import annotations
@@ -37,6 +39,8 @@ RATE = 0.5  #: messages per second and author, sustained
 BURST = 5.0  #: messages an author may send at once
 HISTORY = 50  #: messages a room sends to a browser that comes in
 CHANNELS = ("players", "spectators", "lobby")
+#: the ``seq`` of a store notification that says "a chat message in this game's room"
+CHAT_SEQ = -2
 LOBBY = "lobby"
 #: control characters (C0, DEL, C1) and the Unicode line and paragraph separators
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
@@ -166,6 +170,8 @@ class Chat:
                 )
             )
             (new_id,) = res.inserted_primary_key or (0,)
+            if room != LOBBY:  # other processes deliver it to their connections too
+                self.store._notify(conn, room, CHAT_SEQ)
         return ChatMessage(int(new_id), room, channel, author[:40], seat, cleaned, now)
 
     def history(

@@ -33,7 +33,7 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
 from dicehall.server.accounts import Account, Accounts
-from dicehall.server.chat import LOBBY, Chat
+from dicehall.server.chat import LOBBY, Chat, ChatMessage
 from dicehall.server.clocks import Clocks
 from dicehall.server.presence import Presence
 from dicehall.server.ratings import Ratings, rating_key
@@ -79,6 +79,8 @@ class Rooms:
         self._lock = threading.Lock()
         #: seats whose leaving the room was told (their return is told too)
         self._reported: set[tuple[str, int]] = set()
+        #: the last chat message id sent to each room here (messages go out once)
+        self._sent: dict[tuple[str, str], int] = {}
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dicehall-rooms")
         service.decorators.append(name_players)
 
@@ -174,6 +176,34 @@ class Rooms:
             return {"type": "ok", "v": PROTOCOL_VERSION, "ref": ref, "ended": ended}
         return self._chat(conn, game_id, msg.get("text"), ref)
 
+    def remote_chat(self, game_id: str) -> None:
+        """Another process stored a chat message in the room of ``game_id``: deliver the
+        messages this process has not sent yet to its connections (a worker thread)."""
+
+        def run() -> None:
+            for channel in ("players", "spectators"):
+                with self._lock:
+                    after = self._sent.get((game_id, channel), 0)
+                for m in self.chat.history(game_id, channel, after=after):
+                    self._deliver(game_id, m)
+
+        if game_id in self.hub.rooms:
+            with contextlib.suppress(RuntimeError):
+                self._pool.submit(run)
+
+    def _deliver(self, game_id: str, message: ChatMessage) -> None:
+        """Send ``message`` to the readers of its room here (once per process)."""
+        key = (game_id, message.channel)
+        with self._lock:
+            if message.id <= self._sent.get(key, 0):
+                return
+            self._sent[key] = message.id
+            if len(self._sent) > 50_000:
+                self._sent.clear()
+        out = json.dumps({"type": "chat", "v": PROTOCOL_VERSION, "message": message.to_dict()})
+        players = message.channel == "players"
+        self._to_room(game_id, out, lambda c: bool(c.seats) == players)
+
     def _chat(self, conn: Conn, game_id: str, text: Any, ref: Any) -> dict[str, Any]:
         live = self.service.get(game_id)
         account: Account | None = conn.account
@@ -193,9 +223,7 @@ class Rooms:
             account_id=None if account is None else account.id,
             seat=seat,
         )
-        out = json.dumps({"type": "chat", "v": PROTOCOL_VERSION, "message": message.to_dict()})
-        players = channel == "players"
-        self._to_room(game_id, out, lambda c: bool(c.seats) == players)
+        self._deliver(game_id, message)
         return {"type": "ok", "v": PROTOCOL_VERSION, "ref": ref, "chat": message.id}
 
     # -- the lobby -------------------------------------------------------------------
