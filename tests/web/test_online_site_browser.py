@@ -189,3 +189,40 @@ def test_chat_is_text_only_and_can_be_muted(server: Any, browser: Any) -> None:
     finally:
         ctx_a.close()
         ctx_b.close()
+
+
+def test_a_player_who_leaves_an_untimed_game_loses_by_abandonment(
+    browser: Any, tmp_path: Any
+) -> None:
+    """Bob closes his tab: Ann sees it at once; after the grace period (one second on this
+    server) she claims the win, and both the result line and the log say why."""
+    from conftest import Server
+
+    srv = Server(tmp_path / "grace.sqlite3", extra=("--grace", "1"))
+    srv.start()
+    errors: list[str] = []
+    ctx_a, ann = new_page(browser, errors)
+    ctx_b, bob = new_page(browser, errors)
+    try:
+        game = srv.api("/api/games", {"game": "whitedie", "opponent": "friend", "name": "Ann"})
+        open_game(ann, srv.url, game)
+        bob.goto(f"{srv.url}/g/{game['id']}")
+        bob.wait_for_selector('[data-button="join-1"]')
+        bob.fill("#join-name", "Bob")
+        bob.click('[data-button="join-1"]')
+        for page in (ann, bob):
+            page.wait_for_function("window.dicehall?.snapshot?.status === 'playing'")
+        assert ann.locator("[data-testid='opponent-gone']").count() == 0
+        assert ann.locator("#clocks").is_hidden()  # an untimed game shows no clocks
+        bob.close()
+        ann.locator("[data-testid='opponent-gone']").wait_for()
+        ann.click("[data-button='claim-win']")
+        ann.wait_for_function("window.dicehall.snapshot.status === 'finished'")
+        summary = ann.locator("[data-testid='summary']").inner_text()
+        assert summary == "Bob left the game and lost by abandonment"
+        assert snapshot(ann)["returns"] == [1.0, -1.0]
+        assert errors == []
+    finally:
+        ctx_a.close()
+        ctx_b.close()
+        srv.stop()

@@ -365,6 +365,7 @@ class Hub:
 ENV_DB = "DICEHALL_DB"
 ENV_BOT_DELAY = "DICEHALL_BOT_DELAY"
 ENV_ADDRESS_RATE = "DICEHALL_ADDRESS_RATE"
+ENV_GRACE = "DICEHALL_GRACE"
 
 
 def clocks_presets(game: str) -> list[dict[str, Any]]:
@@ -376,12 +377,16 @@ def clocks_presets(game: str) -> list[dict[str, Any]]:
 
 def app_from_env() -> FastAPI:
     """The app of one worker process of ``dicehall serve --workers N``, configured by the
-    ``DICEHALL_DB``, ``DICEHALL_BOT_DELAY`` and ``DICEHALL_ADDRESS_RATE`` variables."""
+    ``DICEHALL_DB``, ``DICEHALL_BOT_DELAY``, ``DICEHALL_ADDRESS_RATE`` and ``DICEHALL_GRACE``
+    variables."""
     import os
 
     limits = Limits(address_rate=float(os.environ.get(ENV_ADDRESS_RATE, "20")))
     return create_app(
-        os.environ.get(ENV_DB), bot_delay=float(os.environ.get(ENV_BOT_DELAY, "0.4")), limits=limits
+        os.environ.get(ENV_DB),
+        bot_delay=float(os.environ.get(ENV_BOT_DELAY, "0.4")),
+        limits=limits,
+        grace=float(os.environ.get(ENV_GRACE, str(GRACE))),
     )
 
 

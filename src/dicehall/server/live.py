@@ -9,8 +9,9 @@ protocol (``docs/protocol.md``):
   ``{"type": "chat", "message": {id, channel, author, seat, text, at}}``;
 - ``{"type": "claim", "what": "win" | "abort"}``: claim a game whose opponents left
   (``presence.Presence.claim``);
-- ``{"type": "clock"}``: the clock now, ``{"type": "clock", "clock": ...}`` (the browser
-  resyncs its countdown with it; a flag that has fallen falls on this request too).
+- ``{"type": "clock"}``: the clock and presence now, ``{"type": "clock", "clock": ...,
+  "presence": ...}`` (the browser resyncs with it every few seconds; a flag that has fallen
+  falls on this request too).
 
 A connection's join snapshot carries the chat it reads (``chat: {channel, messages}``);
 every snapshot and update carries ``presence`` (who is online, how long the others have
@@ -112,7 +113,7 @@ class Rooms:
         if live is None or live.row.status != "playing":
             return
         view = self.presence.view(live)
-        gone = [s for s in seats if not view["online"][s]]
+        gone = [s for s in seats if view["online"][s] is False]
         if gone:
             with self._lock:
                 self._reported.update((game_id, s) for s in gone)
@@ -170,7 +171,14 @@ class Rooms:
                     self.clocks.flag(live)
                 out: dict[str, Any] = {}
                 self.clocks.decorate(live, out)
-            return {"type": "clock", "v": PROTOCOL_VERSION, "ref": ref, "clock": out["clock"]}
+                presence = self.presence.view(live)
+            return {
+                "type": "clock",
+                "v": PROTOCOL_VERSION,
+                "ref": ref,
+                "clock": out["clock"],
+                "presence": presence,
+            }
         if kind == "claim":
             ended = self.presence.claim(game_id, conn.seats, str(msg.get("what", ""))[:10])
             return {"type": "ok", "v": PROTOCOL_VERSION, "ref": ref, "ended": ended}

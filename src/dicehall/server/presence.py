@@ -1,8 +1,9 @@
 """Who is at the table: players online or gone, and what the others may do when one leaves.
 
 A seat is *online* while a WebSocket holding its token is connected to this process. When the
-last one closes, the other players are told at once (a ``presence`` message), with the time
-the seat has been gone. After ``grace`` seconds gone, the players still there may
+last one closes, the other players are told at once (an ``update``, whose ``presence`` says
+how long the seat has been gone). A seat never seen connected here is neither online nor
+gone (``None``): the browser mentions it only once the grace period is over. After ``grace`` seconds gone, the players still there may
 
 - **claim the win**: the game ends, every gone seat loses (-1), the claimants win (+1);
   ``ended`` is ``abandon:SEAT``; a rated game is rated (as lichess does);
@@ -50,6 +51,8 @@ class Presence:
         self._lock = threading.Lock()
         self._online: dict[str, Counter[int]] = {}
         self._gone: dict[tuple[str, int], float] = {}
+        #: seats that have had a connection in this process (the others are "not seen yet")
+        self._seen: set[tuple[str, int]] = set()
         service.decorators.append(self.decorate)
 
     # -- connections -------------------------------------------------------------
@@ -62,6 +65,9 @@ class Presence:
             for seat in seats:
                 count[seat] += 1
                 self._gone.pop((game_id, seat), None)
+                self._seen.add((game_id, seat))
+            if len(self._seen) > 200_000:
+                self._seen.clear()
 
     def left(self, game_id: str, seats: Sequence[int]) -> None:
         """A connection holding ``seats`` left the game's room (closed, or went elsewhere)."""
@@ -98,9 +104,15 @@ class Presence:
         return out
 
     def view(self, live: LiveGame) -> dict[str, Any]:
+        """``online`` per seat: True, False (was here and left) or None (not seen here yet:
+        the browser shows it only once the grace period is over); ``gone_for`` seconds."""
         gone = self.gone_for(live, self.now())
+        with self._lock:
+            seen = [(live.id, s.seat) in self._seen for s in live.row.seats]
         return {
-            "online": [g is None for g in gone],
+            "online": [
+                True if g is None else (False if seen[i] else None) for i, g in enumerate(gone)
+            ],
             "gone_for": [None if g is None else round(g, 1) for g in gone],
             "grace": self.grace,
         }

@@ -98,14 +98,19 @@ export class Table {
     if (!pres || snap.status !== "playing") return;
     const mine = snap.you || [];
     const elapsed = (performance.now() - this.presenceAt) / 1000;
-    const gone = snap.players.filter((p) => p.kind === "human" && !mine.includes(p.seat) && pres.online[p.seat] === false);
+    const waitFor = (p) => pres.grace - (pres.gone_for[p.seat] || 0) - elapsed;
+    const others = snap.players.filter((p) => p.kind === "human" && !mine.includes(p.seat));
+    // false: was here and left (told at once); null: not seen yet (told once the grace is over)
+    const gone = others.filter((p) => pres.online[p.seat] === false || (pres.online[p.seat] === null && waitFor(p) <= 0));
     if (!gone.length) return;
     for (const p of gone) {
       box.append(html("div", { class: "presence-line", "data-testid": "opponent-gone" },
-        t("{name} has left the game", { name: p.name })));
+        pres.online[p.seat] === false
+          ? t("{name} has left the game", { name: p.name })
+          : t("{name} has not come to the table", { name: p.name })));
     }
-    if (!mine.length || gone.length < snap.players.filter((p) => p.kind === "human" && !mine.includes(p.seat)).length) return;
-    const wait = Math.max(...gone.map((p) => pres.grace - (pres.gone_for[p.seat] || 0) - elapsed));
+    if (!mine.length || gone.length < others.length) return;
+    const wait = Math.max(...gone.map(waitFor));
     if (wait > 0) {
       box.append(html("div", { class: "hint" }, t("If nobody comes back within {s} s you can claim the win or abort.", { s: Math.ceil(wait) })));
       return;
@@ -124,18 +129,26 @@ export class Table {
 
   tick() {
     if (!this.snap) return;
+    const playing = this.snap.status === "playing";
+    const now = performance.now();
+    let due = playing && now - this.lastSync > RESYNC_MS; // resync clock and presence
     if (this.clock) {
       this.renderClocks();
       const c = this.clock;
-      const playing = this.snap.status === "playing" && c.running !== null;
-      const now = performance.now();
-      const left = playing ? this.shown(c.running) : null;
-      if (playing && ((left !== null && left <= 0 && !this.asked) || now - this.lastSync > RESYNC_MS)) {
-        this.asked = true;
-        this.lastSync = now;
-        this.request({ type: "clock" }).then((msg) => this.setClock(msg.clock)).catch(() => {});
-      }
+      const left = playing && c.running !== null ? this.shown(c.running) : null;
+      if (left !== null && left <= 0 && !this.asked) due = true; // the flag: the server drops it
     }
-    if (this.snap.presence && this.snap.status === "playing") this.renderPresence();
+    if (due) {
+      this.asked = true;
+      this.lastSync = now;
+      this.request({ type: "clock" }).then((msg) => {
+        if (msg.presence && this.snap) {
+          this.snap = { ...this.snap, presence: msg.presence };
+          this.presenceAt = performance.now();
+        }
+        this.setClock(msg.clock);
+      }).catch(() => {});
+    }
+    if (this.snap.presence && playing) this.renderPresence();
   }
 }
