@@ -3,7 +3,8 @@
 A seat is *online* while a WebSocket holding its token is connected to this process. When the
 last one closes, the other players are told at once (an ``update``, whose ``presence`` says
 how long the seat has been gone). A seat never seen connected here is neither online nor
-gone (``None``): the browser mentions it only once the grace period is over. After ``grace`` seconds gone, the players still there may
+gone (``None``): the browser mentions it only once the grace period is over. After
+``grace`` seconds gone, the players still there may
 
 - **claim the win**: the game ends, every gone seat loses (-1), the claimants win (+1);
   ``ended`` is ``abandon:SEAT``; a rated game is rated (as lichess does);
