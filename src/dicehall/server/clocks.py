@@ -273,6 +273,8 @@ class Clocks:
             row = conn.execute(sa.select(self.table).where(self.table.c.game_id == game_id)).first()
         control = None if row is None else TimeControl(row.initial, row.increment, row.delay)
         with self._lock:
+            if len(self._controls) > 50_000:  # bounded: forget and read again when needed
+                self._controls.clear()
             self._controls[game_id] = control
         return control
 

@@ -70,7 +70,10 @@ export function createExtras() {
 function seekForm() {
   const game = html("select", { name: "game", "data-testid": "seek-game" }, catalog.map((g) => html("option", { value: g.name }, g.title)));
   const match = html("input", { name: "match", type: "number", min: 0, max: 25, value: 0, "data-testid": "seek-match" });
-  const matchLabel = html("label", {}, t("Match to (points, 0: one game)"), " ", match);
+  const money = html("input", { name: "money", type: "checkbox", "data-testid": "seek-money" });
+  const matchLabel = html("span", { class: "seek-backgammon" },
+    html("label", {}, t("Match to (points, 0: one game)"), " ", match), " ",
+    html("label", {}, money, " ", t("cube and gammons")));
   const clock = html("select", { name: "clock", "data-testid": "seek-clock" });
   const rated = html("input", { name: "rated", type: "checkbox", "data-testid": "seek-rated" });
   const range = html("select", { name: "range" }, RANGES.map((r) => html("option", { value: r ?? "" }, r ? `± ${r}` : t("any rating"))));
@@ -83,7 +86,11 @@ function seekForm() {
   game.addEventListener("change", refresh);
   refresh();
   const body = (quick) => {
-    const options = game.value === "backgammon" && Number(match.value) > 0 ? { match_length: Number(match.value) } : {};
+    const options = {};
+    if (game.value === "backgammon") {
+      if (Number(match.value) > 0) options.match_length = Number(match.value);
+      if (money.checked) Object.assign(options, { cube: true, scoring: "standard" });
+    }
     return { game: game.value, options, rated: rated.checked, clock: clock.value || null,
       range: range.value ? Number(range.value) : null, to: to.value.trim() || null, quick };
   };
