@@ -73,7 +73,7 @@ function seekForm() {
   const money = html("input", { name: "money", type: "checkbox", "data-testid": "seek-money" });
   const matchLabel = html("span", { class: "seek-backgammon" },
     html("label", {}, t("Match to (points, 0: one game)"), " ", match), " ",
-    html("label", {}, money, " ", t("cube and gammons")));
+    html("label", { class: "check" }, money, " ", t("cube and gammons")));
   const clock = html("select", { name: "clock", "data-testid": "seek-clock" });
   const rated = html("input", { name: "rated", type: "checkbox", "data-testid": "seek-rated" });
   const range = html("select", { name: "range" }, RANGES.map((r) => html("option", { value: r ?? "" }, r ? `± ${r}` : t("any rating"))));
@@ -113,7 +113,7 @@ function seekForm() {
   const form = html("form", { class: "seek-form", id: "seek-form" },
     html("label", {}, t("Game"), " ", game), matchLabel,
     html("label", {}, t("Time control"), " ", clock),
-    html("label", {}, rated, " ", t("Rated")),
+    html("label", { class: "check" }, rated, " ", t("Rated")),
     html("label", {}, t("Opponent's rating"), " ", range),
     html("label", {}, t("Challenge a player"), " ", to),
     html("div", {},
