@@ -242,3 +242,33 @@ def test_replay_never_goes_below_zero_and_counts_only_decisions(
         assert state.running is None and state.deadline() is None
     else:
         assert state.running == 0 and state.since == events[-1][1]
+
+
+def test_a_flag_in_a_rated_game_is_rated_once(store: Store) -> None:
+    from argon2 import PasswordHasher
+
+    from dicehall.server.accounts import Accounts
+    from dicehall.server.ratings import Ratings
+
+    fake = FakeTime()
+    store.now = fake
+    accounts = Accounts(store, PasswordHasher(time_cost=1, memory_cost=8, parallelism=1))
+    ratings = Ratings(store, accounts)
+    service = GameService(store, bot_delay=0)
+    service.listeners.append(ratings.on_commit)
+    clocks = Clocks(store, service)
+    ann, bob = (accounts.register(n, "password " + n) for n in ("ann", "bob"))
+    game_id, _ = service.create(
+        "coinrows", opponent="friend", seed="a", account_id=ann.id, name="ann", rated=True
+    )
+    clocks.attach(game_id, TimeControl.parse("1+1"))
+    service.join(game_id, 1, "bob", "b", account_id=bob.id)
+    move(service, game_id)  # Coin Rows opens without a roll: the clock starts with this move
+    assert clock_of(service, game_id)["remaining"] == [60.0, 60.0]
+    flagged = mover(service, game_id)
+    fake.advance(61)
+    assert clocks.tick() == [game_id] and clocks.tick() == []
+    changes = ratings.game_changes(game_id)
+    assert [c["seat"] for c in changes] == [0, 1]
+    assert changes[flagged]["change"] < 0 < changes[1 - flagged]["change"]
+    assert ratings.sweep() == 0  # nothing left to rate
