@@ -1,7 +1,7 @@
 """The online site in headless Chromium: accounts, a seek posted in one browser and accepted in
 another, a rated timed backgammon game played to the end with both profiles showing the new
-ratings, a player who closes the tab losing on time while the other sees why, and the chat
-(text only, muting)."""
+ratings, a player who closes the tab losing on time (or, untimed, by abandonment) while the
+other sees why, and the chat (text only, muting, ignoring)."""
 
 from __future__ import annotations
 
@@ -178,6 +178,12 @@ def test_chat_is_text_only_and_can_be_muted(server: Any, browser: Any) -> None:
         assert not bob.locator("#chat [data-testid='chat-list']").is_visible()
         bob.uncheck("#chat [data-button='mute-chat']")
         assert bob.locator("#chat .chat-text").last.inner_text() == "are you there?"
+        # ignoring an author hides his messages (in every room) until "show everybody"
+        bob.locator("#chat .chat-message[data-author='Ann'] [data-button='ignore']").last.click()
+        assert bob.locator("#chat .chat-message:visible").count() == 0
+        assert "Ignoring Ann (2 hidden)" in bob.inner_text("[data-testid='chat-ignored']")
+        bob.click("#chat [data-button='unignore']")
+        assert bob.locator("#chat .chat-message:visible").count() == 2
         # too long a message is refused with the reason
         ann.evaluate(
             "document.querySelector('#chat [data-testid=chat-input]').removeAttribute('maxlength')"

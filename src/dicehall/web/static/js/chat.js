@@ -1,11 +1,13 @@
 // Chat panels: the players' room or the spectators' room of a game (over the page's WebSocket),
 // and the lobby's room (over HTTP). Messages are text: they are inserted with textContent and
-// never parsed as HTML. A reader can mute a room (kept in localStorage).
+// never parsed as HTML. A reader can mute a room, and ignore an author in every room (both kept
+// in localStorage).
 
 import { clear, html } from "./dom.js";
 import { t } from "./i18n.js";
 
 const MUTE_KEY = "dicehall.chat.muted.v1";
+const IGNORE_KEY = "dicehall.chat.ignored.v1";
 const MAX = 300;
 
 function mutedRooms() {
@@ -14,6 +16,22 @@ function mutedRooms() {
   } catch {
     return {};
   }
+}
+
+/** The authors this browser ignores (their messages are hidden in every room). */
+function ignoredAuthors() {
+  try {
+    return new Set(JSON.parse(localStorage.getItem(IGNORE_KEY) || "[]"));
+  } catch {
+    return new Set();
+  }
+}
+
+function setIgnored(author, ignored) {
+  const all = ignoredAuthors();
+  if (ignored) all.add(author);
+  else all.delete(author);
+  localStorage.setItem(IGNORE_KEY, JSON.stringify([...all]));
 }
 
 function setMuted(room, muted) {
@@ -45,7 +63,11 @@ export class ChatPanel {
     this.mute = mute;
     const head = html("div", { class: "chat-head" }, html("h2", {}, title),
       html("label", { class: "hint" }, mute, " ", t("mute")));
-    box.append(head, this.list);
+    this.ignoredNote = html("div", { class: "hint chat-ignored", "data-testid": "chat-ignored" });
+    const unignore = html("button", { class: "btn small", type: "button", "data-button": "unignore",
+      onclick: () => { localStorage.removeItem(IGNORE_KEY); this.applyIgnore(); } }, t("show everybody"));
+    box.append(head, this.list, html("div", { class: "chat-ignore-bar" }, this.ignoredNote, unignore));
+    this.unignore = unignore;
     if (canWrite) {
       const input = html("input", { class: "chat-input", maxlength: MAX, placeholder: t("Say something"), "data-testid": "chat-input", "aria-label": t("Chat message") });
       const form = html("form", { class: "chat-form" }, input, html("button", { class: "btn small", type: "submit", "data-button": "send-chat" }, t("Send")));
@@ -66,10 +88,32 @@ export class ChatPanel {
       box.append(html("p", { class: "hint" }, hint));
     }
     this.applyMute();
+    this.applyIgnore();
   }
 
   get muted() {
     return this.mute.checked;
+  }
+
+  /** Ignore (or stop ignoring) an author: his messages are hidden, here and in every room. */
+  toggleIgnore(author) {
+    setIgnored(author, !ignoredAuthors().has(author));
+    this.applyIgnore();
+  }
+
+  applyIgnore() {
+    const ignored = ignoredAuthors();
+    let hidden = 0;
+    for (const li of this.list.children) {
+      const off = ignored.has(li.dataset.author);
+      li.hidden = off;
+      hidden += off ? 1 : 0;
+    }
+    this.ignoredNote.textContent = ignored.size
+      ? t("Ignoring {names} ({n} hidden).", { names: [...ignored].join(", "), n: hidden })
+      : "";
+    this.ignoredNote.hidden = !ignored.size;
+    this.unignore.hidden = !ignored.size;
   }
 
   applyMute() {
@@ -84,10 +128,14 @@ export class ChatPanel {
       this.seen.add(m.id);
       this.lastId = Math.max(this.lastId, m.id);
       // text only: html() makes text nodes of strings, so markup in a message stays text
-      this.list.append(html("li", { class: "chat-message", "data-id": m.id },
+      const ignore = html("button", { class: "chat-ignore", type: "button", "data-button": "ignore",
+        title: t("ignore {name}", { name: m.author }), "aria-label": t("ignore {name}", { name: m.author }),
+        onclick: () => this.toggleIgnore(m.author) }, "⊘");
+      this.list.append(html("li", { class: "chat-message", "data-id": m.id, "data-author": m.author },
         html("span", { class: "chat-author" }, m.author), " ",
-        html("span", { class: "chat-text" }, m.text)));
+        html("span", { class: "chat-text" }, m.text), " ", ignore));
     }
+    this.applyIgnore();
     while (this.list.children.length > 200) this.list.firstChild.remove();
     this.list.scrollTop = this.list.scrollHeight;
   }
