@@ -345,3 +345,40 @@ def test_result_lines_name_the_players() -> None:
     out = {"summary": "Seat 7 wins"}  # no such seat: left alone
     name_players(live, out)
     assert out["summary"] == "Seat 7 wins"
+
+
+def test_two_accepters_at_once_exactly_one_wins(store: Store) -> None:
+    import threading
+
+    from argon2 import PasswordHasher
+
+    from dicehall.server.accounts import Accounts
+    from dicehall.server.clocks import Clocks
+    from dicehall.server.ratings import Ratings
+    from dicehall.server.seeks import Seeks
+
+    accounts = Accounts(store, PasswordHasher(time_cost=1, memory_cost=8, parallelism=1))
+    service = GameService(store, bot_delay=0)
+    seeks = Seeks(service, accounts, Ratings(store, accounts), Clocks(store, service))
+    ann, bob, cat = (accounts.register(n, "password " + n) for n in ("ann", "bob", "cat"))
+    seek = seeks.create(ann, "coinrows", rated=True, clock="3+2")["seek"]
+    results: dict[str, Any] = {}
+    start = threading.Barrier(2)
+
+    def take(who: Any) -> None:
+        start.wait()
+        try:
+            results[who.username] = seeks.accept(seek["id"], who)["id"]
+        except ServiceError as exc:
+            results[who.username] = exc.code
+
+    threads = [threading.Thread(target=take, args=(a,)) for a in (bob, cat)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    outcomes = sorted(results.values(), key=lambda v: v != "seek_taken")
+    assert outcomes[0] == "seek_taken" and outcomes[1] != "seek_taken", results
+    assert seeks.get(seek["id"])["status"] == "accepted"
+    assert seeks.get(seek["id"])["game_id"] == outcomes[1]
+    service.close()
