@@ -382,3 +382,31 @@ def test_two_accepters_at_once_exactly_one_wins(store: Store) -> None:
     assert seeks.get(seek["id"])["status"] == "accepted"
     assert seeks.get(seek["id"])["game_id"] == outcomes[1]
     service.close()
+
+
+def test_the_time_gone_survives_a_restart(tmp_path: Path) -> None:
+    from dicehall.server.presence import Presence
+
+    url = f"sqlite:///{tmp_path / 'presence.sqlite3'}"
+    tick = Tick()
+    store = Store(url)
+    service = GameService(store, bot_delay=0)
+    presence = Presence(store, service, grace=30, now=tick)
+    game_id, _ = service.create("coinrows", opponent="friend", seed="a", name="ann")
+    service.join(game_id, 1, "bob", "b")
+    presence.joined(game_id, [0])
+    presence.joined(game_id, [1])
+    presence.record_left(game_id, presence.left(game_id, [1]))  # bob closes his tab
+    tick.t += 20
+    assert presence.view(service.get(game_id))["gone_for"][1] == 20.0
+    service.close()
+    store.close()  # the server stops; 15 s later it is back
+
+    tick.t += 15
+    store = Store(url)
+    service = GameService(store, bot_delay=0)
+    presence = Presence(store, service, grace=30, now=tick)
+    view = presence.view(service.get(game_id))
+    assert view["online"][1] is False and view["gone_for"][1] == 35.0
+    assert presence.claim(game_id, [0], "win") == "abandon:1"
+    service.close()

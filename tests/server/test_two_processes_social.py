@@ -47,3 +47,32 @@ def test_chat_and_the_flag_across_processes(servers: tuple[Server, Server]) -> N
         assert update["clock"]["remaining"][mover] == 0.0
     final = httpx.get(f"{a.base}/api/games/{game_id}").json()
     assert final["status"] == "finished" and final["returns"][mover] == -1.0
+
+
+def test_a_player_leaving_through_one_process_is_seen_through_the_other(
+    servers: tuple[Server, Server],
+) -> None:
+    a, b = servers
+    created = httpx.post(
+        f"{a.base}/api/games", json={"game": "coinrows", "opponent": "friend", "name": "ann"}
+    ).json()
+    game_id, t0 = created["id"], created["tokens"]["0"]
+    httpx.post(f"{a.base}/api/games/{game_id}/seed", json={"seed": "a", "tokens": [t0]})
+    t1 = httpx.post(f"{b.base}/api/games/{game_id}/join", json={"name": "bob", "seed": "b"})
+    with a.ws() as wa:
+        wa.send(json.dumps({"type": "join", "v": 1, "game": game_id, "tokens": [t0]}))
+        receive(wa, "snapshot")
+        with b.ws() as wb:
+            wb.send(
+                json.dumps(
+                    {"type": "join", "v": 1, "game": game_id, "tokens": [t1.json()["token"]]}
+                )
+            )
+            receive(wb, "snapshot")
+            here = receive(wa, "update", lambda m: m["presence"]["online"][1] is True)
+            assert here["presence"]["online"] == [True, True]
+        gone = receive(wa, "update", lambda m: m["presence"]["online"][1] is False)
+        assert gone["presence"]["gone_for"][1] is not None
+        wa.send(json.dumps({"type": "claim", "v": 1, "ref": 1, "what": "win"}))
+        err = receive(wa, "error")
+        assert err["code"] == "too_early" and "more seconds" in err["message"]

@@ -32,7 +32,7 @@ from dicehall.server import seeks as seeks_module
 from dicehall.server.chat import CHAT_SEQ, Chat
 from dicehall.server.clocks import Clocks, TimeControl
 from dicehall.server.limits import AddressLimiter, Limits, TokenBucket, clip
-from dicehall.server.presence import GRACE, Presence
+from dicehall.server.presence import GRACE, HEARTBEAT, PRESENCE_SEQ, Presence
 from dicehall.server.service import (
     OPTION_CAP,
     PROTOCOL_VERSION,
@@ -296,6 +296,8 @@ class Hub:
         self.loop: asyncio.AbstractEventLoop | None = None
         #: delivers another process's chat message of a game (``live.Rooms.remote_chat``)
         self.remote_chat: Callable[[str], None] | None = None
+        #: re-reads who is online in a game (``live.Rooms.remote_presence``)
+        self.remote_presence: Callable[[str], None] | None = None
         service.listeners.append(self.on_commit)
 
     def on_commit(self, live: LiveGame, entries: list[LogEntry]) -> None:
@@ -352,9 +354,10 @@ class Hub:
     def on_remote(self, game_id: str, seq: int) -> None:
         """Another process changed ``game_id``: catch up if somebody here watches it, else
         forget the cached copy (it reloads when touched)."""
-        if seq == CHAT_SEQ:  # a chat message, not a change of the game
-            if self.remote_chat is not None:
-                self.remote_chat(game_id)
+        if seq in (CHAT_SEQ, PRESENCE_SEQ):  # a chat message or a seat come or gone
+            handle = self.remote_chat if seq == CHAT_SEQ else self.remote_presence
+            if handle is not None:
+                handle(game_id)
             return
         if game_id in self.rooms:
             self.service.on_remote(game_id, seq)
@@ -418,7 +421,7 @@ def create_app(
     presence = Presence(store, service, grace=grace)
     rooms = live_module.Rooms(service, hub, accounts, Chat(store), presence, clocks)
     seeks = seeks_module.Seeks(service, accounts, ratings, clocks)
-    hub.remote_chat = rooms.remote_chat
+    hub.remote_chat, hub.remote_presence = rooms.remote_chat, rooms.remote_presence
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -445,12 +448,19 @@ def create_app(
 
         async def clock_loop() -> None:
             await asyncio.to_thread(clocks.resume)  # flags fall in games nobody touches
+            beat = 0.0
             while True:
                 try:
                     await asyncio.to_thread(clocks.tick)
+                    if loop_time() - beat >= HEARTBEAT:  # the seats connected here
+                        beat = loop_time()
+                        await asyncio.to_thread(presence.heartbeat)
                 except Exception:
                     log.exception("the clocks failed")
                 await asyncio.sleep(0.25)
+
+        def loop_time() -> float:
+            return asyncio.get_running_loop().time()
 
         expirer = asyncio.create_task(expire_loop())
         ticker = asyncio.create_task(clock_loop())

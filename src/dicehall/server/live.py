@@ -108,30 +108,54 @@ class Rooms:
         gets an ``update`` with the new ``presence`` at once."""
         if game_id is None or not seats:
             return
-        self.presence.left(game_id, seats)
-        live = self.service.cached(game_id)
-        if live is None or live.row.status != "playing":
+        gone = self.presence.left(game_id, seats)
+        if not gone:
             return
-        view = self.presence.view(live)
-        gone = [s for s in seats if view["online"][s] is False]
-        if gone:
-            with self._lock:
-                self._reported.update((game_id, s) for s in gone)
-                if len(self._reported) > 100_000:
-                    self._reported.clear()
-            self._publish(game_id)
 
-    def _publish(self, game_id: str) -> None:
-        """An ``update`` of the game to its room (in a worker: it takes the game's lock)."""
-
-        def run() -> None:
+        def run() -> None:  # the database write, off the event loop
+            self.presence.record_left(game_id, gone)
             live = self.service.cached(game_id)
-            if live is not None:
-                with live.lock:
-                    self.hub.on_commit(live, [])
+            if live is None or live.row.status != "playing":
+                return
+            view = self.presence.view(live)
+            told = [s for s in gone if view["online"][s] is False]
+            if told:
+                with self._lock:
+                    self._reported.update((game_id, s) for s in told)
+                    if len(self._reported) > 100_000:
+                        self._reported.clear()
+                self._publish_now(game_id)
 
         with contextlib.suppress(RuntimeError):  # shutting down
             self._pool.submit(run)
+
+    def remote_presence(self, game_id: str) -> None:
+        """Another process saw a seat of ``game_id`` come or go: read again, and if that
+        changes who is online, tell this process's connections of the game."""
+
+        def run() -> None:
+            live = self.service.cached(game_id)
+            if live is None:
+                return
+            before = self.presence.view(live)["online"]
+            self.presence.refresh(game_id)
+            if self.presence.view(live)["online"] != before and live.row.status == "playing":
+                self._publish_now(game_id)
+
+        if game_id in self.hub.rooms:
+            with contextlib.suppress(RuntimeError):
+                self._pool.submit(run)
+
+    def _publish(self, game_id: str) -> None:
+        """An ``update`` of the game to its room (in a worker: it takes the game's lock)."""
+        with contextlib.suppress(RuntimeError):  # shutting down
+            self._pool.submit(self._publish_now, game_id)
+
+    def _publish_now(self, game_id: str) -> None:
+        live = self.service.cached(game_id)
+        if live is not None:
+            with live.lock:
+                self.hub.on_commit(live, [])
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)

@@ -39,7 +39,10 @@ log = logging.getLogger("dicehall.server")
 
 #: the tables that the modules on a store (accounts.py, ratings.py) define; ``drop_all`` drops
 #: them too
-MODULE_TABLES = ("accounts", "sessions", "ratings", "rating_changes", "clocks", "chat", "seeks")
+MODULE_TABLES = (
+    *("accounts", "sessions", "ratings", "rating_changes"),
+    *("clocks", "chat", "seeks", "presence"),
+)
 
 
 class ConflictError(DicehallError):

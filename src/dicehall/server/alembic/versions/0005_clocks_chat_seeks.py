@@ -4,7 +4,8 @@
 itself is derived from the action log's timestamps, so nothing else needs storing).
 ``chat`` holds the messages of the lobby and of each game's player and spectator rooms
 (``dicehall.server.chat``). ``seeks`` holds open challenges and direct challenges
-(``dicehall.server.seeks``).
+(``dicehall.server.seeks``). ``presence`` holds when each seat was last seen connected and
+when it left (``dicehall.server.presence``), for every server process.
 
 Revision ID: 0005
 Revises: 0004
@@ -43,6 +44,13 @@ def upgrade() -> None:
     )
     op.create_index(f"ix_{prefix}chat_room", f"{prefix}chat", ["room", "channel", "id"])
     op.create_table(
+        f"{prefix}presence",
+        sa.Column("game_id", sa.String(32), primary_key=True),
+        sa.Column("seat", sa.Integer, primary_key=True),
+        sa.Column("last_seen", sa.Float, nullable=False),
+        sa.Column("left_at", sa.Float),
+    )
+    op.create_table(
         f"{prefix}seeks",
         sa.Column("id", sa.String(32), primary_key=True),
         sa.Column("account_id", sa.String(32), nullable=False, index=True),
@@ -65,6 +73,7 @@ def upgrade() -> None:
 def downgrade() -> None:
     prefix = context.config.attributes.get("prefix", "")
     op.drop_table(f"{prefix}seeks")
+    op.drop_table(f"{prefix}presence")
     op.drop_index(f"ix_{prefix}chat_room", f"{prefix}chat")
     op.drop_table(f"{prefix}chat")
     op.drop_table(f"{prefix}clocks")
