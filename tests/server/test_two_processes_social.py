@@ -58,7 +58,8 @@ def test_a_player_leaving_through_one_process_is_seen_through_the_other(
     ).json()
     game_id, t0 = created["id"], created["tokens"]["0"]
     httpx.post(f"{a.base}/api/games/{game_id}/seed", json={"seed": "a", "tokens": [t0]})
-    t1 = httpx.post(f"{b.base}/api/games/{game_id}/join", json={"name": "bob", "seed": "b"})
+    joined = httpx.post(f"{b.base}/api/games/{game_id}/join", json={"name": "bob", "seed": "b"})
+    t1 = joined.json()["token"]
     with a.ws() as wa:
         wa.send(json.dumps({"type": "join", "v": 1, "game": game_id, "tokens": [t0]}))
         receive(wa, "snapshot")
