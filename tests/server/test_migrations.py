@@ -15,7 +15,7 @@ from dicehall.server.service import GameService
 from dicehall.server.storage import Store, hash_token
 
 #: the newest schema revision
-HEAD = "0004"
+HEAD = "0005"
 
 
 def legacy_schema(engine: sa.Engine, prefix: str) -> None:

@@ -41,8 +41,9 @@ def free_port() -> int:
 class Server:
     """A ``dicehall serve`` subprocess on a free port with its own SQLite file."""
 
-    def __init__(self, db: Path, bot_delay: float = 0.0) -> None:
+    def __init__(self, db: Path, bot_delay: float = 0.0, extra: tuple[str, ...] = ()) -> None:
         self.db = db
+        self.extra = extra  # more ``dicehall serve`` options
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.bot_delay = bot_delay
@@ -63,6 +64,7 @@ class Server:
             str(self.bot_delay),
             "--log-level",
             "warning",
+            *self.extra,
         ]
         with open(self.log, "ab") as out:
             self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)

@@ -5,9 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 
-def open_game(page: Any, url: str, game: dict[str, Any]) -> None:
-    """Open a game page with its tokens already in localStorage (as the lobby leaves them)."""
+def open_game(page: Any, url: str, game: dict[str, Any], *, autopass: bool = False) -> None:
+    """Open a game page with its tokens already in localStorage (as the lobby leaves them).
+    ``autopass``: leave the page's auto-pass of forced turns on (off here, so a test that
+    confirms a pass itself never races the page)."""
     page.goto(url + "/")
+    page.evaluate(
+        "(on) => localStorage.setItem('dicehall.autopass.v1', on ? 'on' : 'off')", autopass
+    )
     page.evaluate(
         "([id, tokens]) => localStorage.setItem('dicehall.tokens.v1', "
         "JSON.stringify({...JSON.parse(localStorage.getItem('dicehall.tokens.v1') || '{}'),"
@@ -38,11 +43,16 @@ def play_backgammon_turn(page: Any, pick: int = 0) -> str:
     """Play one whole backgammon turn by clicks: checker, destination, ..., confirm.
 
     Follows the click graph of the snapshot (``pick``: which legal step to take at each
-    point, modulo their number); returns the play text that was confirmed.
+    point, modulo their number); returns the play text that was confirmed. A turn without a
+    legal move is passed by the page itself (its auto-pass setting, on by default).
     """
     snap = snapshot(page)
     nodes = snap["moves"]["nodes"]
     node = 0
+    if snap["legal"] == ["pass"] and page.evaluate("window.dicehall.autoPass"):
+        # no legal move: the page passes by itself after a short pause (autopass.js)
+        page.wait_for_function(f"window.dicehall.snapshot.seq > {snap['seq']}")
+        return "pass"
     while nodes[node]["text"] is None:
         edges = nodes[node]["edges"]
         src, dst, _die, _hit, _child = edges[pick % len(edges)]

@@ -11,7 +11,7 @@ import contextlib
 import json
 import logging
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -28,8 +28,13 @@ from dicehall.core.registry import game_class, registered_games
 from dicehall.server import accounts as accounts_module
 from dicehall.server import analysis as analysis_module
 from dicehall.server import error_messages, i18n
+from dicehall.server import live as live_module
 from dicehall.server import ratings as ratings_module
+from dicehall.server import seeks as seeks_module
+from dicehall.server.chat import CHAT_SEQ, Chat
+from dicehall.server.clocks import Clocks, TimeControl
 from dicehall.server.limits import AddressLimiter, Limits, TokenBucket, clip
+from dicehall.server.presence import GRACE, HEARTBEAT, PRESENCE_SEQ, Presence
 from dicehall.server.service import (
     OPTION_CAP,
     PROTOCOL_VERSION,
@@ -61,6 +66,11 @@ STATUS = {
     **accounts_module.STATUS,
     "unknown_player": 404,
     "no_hints": 403,
+    **seeks_module.STATUS,
+    "time_out": 409,
+    "too_early": 409,
+    "too_many": 409,
+    "rate_limited": 429,
 }
 
 
@@ -79,6 +89,11 @@ class CreateGame(BaseModel):
     seat: int | None = Field(0, description="the creator's seat (0 moves first); null: random")
     name: str | None = Field(None, max_length=40, description="the creator's guest name")
     rated: bool = Field(False, description="a rated game (logged in, against a bot or friends)")
+    clock: str | dict[str, float] | None = Field(
+        None,
+        description='the time control: null (untimed), "3+2" (minutes + increment in seconds) '
+        'or "5+12d" (minutes + delay), or {initial, increment, delay} in seconds',
+    )
     seed: str = Field(
         "",
         max_length=64,
@@ -255,6 +270,7 @@ class Connection:
         self.floods = 0
         self.too_slow = False
         self.lang = i18n.DEFAULT
+        self.account: Any = None  #: the logged-in account of the socket's session cookie
 
     def push(self, text: str) -> None:
         """Queue ``text`` to send (event loop thread); a reader too slow to keep up with
@@ -282,6 +298,10 @@ class Hub:
         self.rooms: dict[str, set[Connection]] = {}
         self._lock = threading.Lock()
         self.loop: asyncio.AbstractEventLoop | None = None
+        #: delivers another process's chat message of a game (``live.Rooms.remote_chat``)
+        self.remote_chat: Callable[[str], None] | None = None
+        #: re-reads who is online in a game (``live.Rooms.remote_presence``)
+        self.remote_presence: Callable[[str], None] | None = None
         service.listeners.append(self.on_commit)
 
     def on_commit(self, live: LiveGame, entries: list[LogEntry]) -> None:
@@ -338,6 +358,11 @@ class Hub:
     def on_remote(self, game_id: str, seq: int) -> None:
         """Another process changed ``game_id``: catch up if somebody here watches it, else
         forget the cached copy (it reloads when touched)."""
+        if seq in (CHAT_SEQ, PRESENCE_SEQ):  # a chat message or a seat come or gone
+            handle = self.remote_chat if seq == CHAT_SEQ else self.remote_presence
+            if handle is not None:
+                handle(game_id)
+            return
         if game_id in self.rooms:
             self.service.on_remote(game_id, seq)
         else:
@@ -347,16 +372,28 @@ class Hub:
 ENV_DB = "DICEHALL_DB"
 ENV_BOT_DELAY = "DICEHALL_BOT_DELAY"
 ENV_ADDRESS_RATE = "DICEHALL_ADDRESS_RATE"
+ENV_GRACE = "DICEHALL_GRACE"
+
+
+def clocks_presets(game: str) -> list[dict[str, Any]]:
+    """The time controls the lobby offers for ``game`` (``clocks.PRESETS``)."""
+    from dicehall.server.clocks import PRESETS
+
+    return [TimeControl.parse(text).to_dict() for text in PRESETS.get(game, [])]
 
 
 def app_from_env() -> FastAPI:
     """The app of one worker process of ``dicehall serve --workers N``, configured by the
-    ``DICEHALL_DB``, ``DICEHALL_BOT_DELAY`` and ``DICEHALL_ADDRESS_RATE`` variables."""
+    ``DICEHALL_DB``, ``DICEHALL_BOT_DELAY``, ``DICEHALL_ADDRESS_RATE`` and ``DICEHALL_GRACE``
+    variables."""
     import os
 
     limits = Limits(address_rate=float(os.environ.get(ENV_ADDRESS_RATE, "20")))
     return create_app(
-        os.environ.get(ENV_DB), bot_delay=float(os.environ.get(ENV_BOT_DELAY, "0.4")), limits=limits
+        os.environ.get(ENV_DB),
+        bot_delay=float(os.environ.get(ENV_BOT_DELAY, "0.4")),
+        limits=limits,
+        grace=float(os.environ.get(ENV_GRACE, str(GRACE))),
     )
 
 
@@ -369,6 +406,7 @@ def create_app(
     limits: Limits | None = None,
     bot_workers: int = 2,
     expire_every: float = 600.0,
+    grace: float = GRACE,
 ) -> FastAPI:
     """The dicehall web app on the database ``db`` (default: SQLite in the user data dir).
 
@@ -383,6 +421,11 @@ def create_app(
     accounts = accounts_module.Accounts(store)
     ratings = ratings_module.Ratings(store, accounts)
     service.listeners.append(ratings.on_commit)
+    clocks = Clocks(store, service)
+    presence = Presence(store, service, grace=grace)
+    rooms = live_module.Rooms(service, hub, accounts, Chat(store), presence, clocks)
+    seeks = seeks_module.Seeks(service, accounts, ratings, clocks)
+    hub.remote_chat, hub.remote_presence = rooms.remote_chat, rooms.remote_presence
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -407,11 +450,30 @@ def create_app(
                     log.exception("expiring games failed")
                 await asyncio.sleep(expire_every)
 
+        async def clock_loop() -> None:
+            await asyncio.to_thread(clocks.resume)  # flags fall in games nobody touches
+            beat = 0.0
+            while True:
+                try:
+                    await asyncio.to_thread(clocks.tick)
+                    if loop_time() - beat >= HEARTBEAT:  # the seats connected here
+                        beat = loop_time()
+                        await asyncio.to_thread(presence.heartbeat)
+                except Exception:
+                    log.exception("the clocks failed")
+                await asyncio.sleep(0.25)
+
+        def loop_time() -> float:
+            return asyncio.get_running_loop().time()
+
         expirer = asyncio.create_task(expire_loop())
+        ticker = asyncio.create_task(clock_loop())
         yield
         expirer.cancel()
+        ticker.cancel()
         stop.set()
         service.close()
+        rooms.close()
 
     app = FastAPI(
         title="dicehall",
@@ -425,6 +487,8 @@ def create_app(
     app.state.limits = limits
     app.state.accounts = accounts
     app.state.ratings = ratings
+    app.state.clocks, app.state.presence, app.state.rooms = clocks, presence, rooms
+    app.state.seeks = seeks
     app.add_middleware(Guard, limits=limits)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
@@ -470,6 +534,18 @@ def create_app(
     async def fairness_page(request: Request) -> HTMLResponse:
         return page("fairness.html", request)
 
+    @app.get("/login", include_in_schema=False)
+    async def login_page(request: Request) -> HTMLResponse:
+        return page("account.html", request)
+
+    @app.get("/players/{username}", include_in_schema=False)
+    async def profile_page(username: str, request: Request) -> HTMLResponse:
+        return page("profile.html", request)
+
+    @app.get("/leaderboard", include_in_schema=False)
+    async def leaderboard_page(request: Request) -> HTMLResponse:
+        return page("leaderboard.html", request)
+
     @app.get("/g/{game_id}/fairness", include_in_schema=False)
     async def game_fairness_page(game_id: str, request: Request) -> HTMLResponse:
         return page("fairness.html", request)
@@ -505,6 +581,8 @@ def create_app(
     # -- HTTP API --------------------------------------------------------------
     app.include_router(accounts_module.router(accounts))
     app.include_router(ratings_module.router(ratings))
+    app.include_router(seeks_module.router(seeks))
+    app.include_router(live_module.router(rooms, header_tokens))
 
     @app.get("/api/catalog", tags=["lobby"])
     def catalog() -> list[dict[str, Any]]:
@@ -537,14 +615,18 @@ def create_app(
                         for o in cls.option_specs
                     ],
                     "opponents": list(service.bot_specs(name)),
+                    "clocks": clocks_presets(name),
                 }
             )
         return out
 
     @app.get("/api/lobby", tags=["lobby"])
     def lobby() -> dict[str, list[dict[str, Any]]]:
-        """Open games to join, live games to watch and recently finished games."""
-        return service.lobby()
+        """Open games to join, live games to watch and recently finished games, with their
+        age, players' ratings and spectators."""
+        out = service.lobby()
+        rooms.decorate_lobby(out, ratings)
+        return out
 
     @app.post("/api/games", tags=["games"], status_code=201)
     def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
@@ -561,6 +643,7 @@ def create_app(
                 "without a seed, then POST /api/games/{id}/seed",
             )
         account = accounts.current(request)
+        control = TimeControl.from_any(body.clock)
         game_id, tokens = service.create(
             body.game,
             body.options,
@@ -571,6 +654,7 @@ def create_app(
             account_id=account.id if account else None,
             rated=body.rated,
         )
+        clocks.attach(game_id, control)
         live = service.get(game_id)
         return {
             "id": game_id,
@@ -747,6 +831,9 @@ def create_app(
         await ws.accept()
         conn = Connection(ws, limits)
         conn.lang = i18n.request_language(ws.headers, ws.cookies)  # for its error messages
+        conn.account = await asyncio.to_thread(
+            accounts.session, ws.cookies.get(accounts_module.COOKIE)
+        )
         sender = asyncio.create_task(_sender(conn))
         try:
             while not conn.too_slow:
@@ -783,7 +870,9 @@ def create_app(
         except RuntimeError:  # the socket was closed under us
             pass
         finally:
+            gone = (conn.game_id, list(conn.seats))
             hub.leave(conn)
+            rooms.left(*gone)  # the other players learn at once that this one left
             conn.queue.put_nowait(None)
             with contextlib.suppress(BaseException):
                 await sender
@@ -874,9 +963,15 @@ def create_app(
             except ServiceError as exc:
                 return error(exc.code, exc.message, ref)
             return {"type": "ok", "v": PROTOCOL_VERSION, "ref": ref, "resigned": seat}
+        if kind in live_module.KINDS:  # chat, claim, clock
+            try:
+                return await asyncio.to_thread(rooms.handle, conn, kind, msg, ref)
+            except ServiceError as exc:
+                return error(exc.code, exc.message, ref)
         return error(
             "bad_message",
-            f"unknown message type {clip(str(kind), 30)!r}; expected join, act, resign or ping",
+            f"unknown message type {clip(str(kind), 30)!r}; expected join, act, resign, "
+            "chat, claim, clock or ping",
             ref,
         )
 
@@ -885,9 +980,16 @@ def create_app(
         live = service.get(game_id)
         seats = service.seats_for(live, tokens)
         with live.lock:
+            if conn.game_id == game_id:
+                presence.left(game_id, conn.seats)  # a rejoin of the same room counts once
+            else:
+                rooms.left(conn.game_id, list(conn.seats))
+            presence.joined(game_id, seats)  # before the snapshot, which shows it
             snap = {"type": "snapshot", "v": PROTOCOL_VERSION, "ref": ref}
             snap.update(service.snapshot(live, seats))
+            snap["chat"] = rooms.history(game_id, seats)
             hub.enter(conn, live, seats, json.dumps(snap))
+            rooms.joined(game_id, seats)
             if live.row.status == "playing":
                 with contextlib.suppress(ServiceError):
                     service.wake(live)  # its process may have died: dice and bots go on

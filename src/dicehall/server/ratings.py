@@ -17,6 +17,11 @@ Each game is its own rating period (``dicehall.core.glicko2``). A game of 3 to 6
 player, a win for the higher return, a draw for equal returns, all in the same period (so a
 player who beats four of five opponents gains as for four wins and loses as for one loss).
 
+Backgammon is rated per format, as bgammon.org rates single games and matches apart
+(``rating_key``): ``backgammon`` (one game, single scoring), ``backgammon:money`` (one game
+that scores gammons or has the cube) and ``backgammon:match`` (a match of 2 points or more).
+Coin Rows and White Die have one rating each.
+
 Bots have accounts too, one per level (``Accounts.bot_account``), rated like people, so the
 leaderboard shows how strong each level is.
 """
@@ -38,6 +43,34 @@ from dicehall.server.storage import GameRow, Store
 
 #: a rating whose deviation is above this is provisional (too few games to trust)
 PROVISIONAL = 110.0
+#: the rating lists besides one per game: backgammon's formats
+FORMATS = ("backgammon:money", "backgammon:match")
+
+
+def rating_key(game: str, options: dict[str, Any]) -> str:
+    """The rating list a game of ``game`` with ``options`` counts for.
+
+    >>> rating_key("backgammon", {"match_length": 7})
+    'backgammon:match'
+    >>> rating_key("backgammon", {"scoring": "standard", "cube": True})
+    'backgammon:money'
+    >>> rating_key("backgammon", {}), rating_key("coinrows", {"purse": 30})
+    ('backgammon', 'coinrows')
+    """
+    if game != "backgammon":
+        return game
+    if int(options.get("match_length") or 0) >= 2:
+        return "backgammon:match"
+    if options.get("scoring") == "standard" or options.get("cube"):
+        return "backgammon:money"
+    return "backgammon"
+
+
+def rating_lists() -> list[str]:
+    """Every rating list: one per registered game, plus backgammon's formats."""
+    from dicehall.core.registry import registered_games
+
+    return [*registered_games(), *FORMATS]
 
 
 @dataclass(frozen=True)
@@ -139,6 +172,7 @@ class Ratings:
         if any(a is None for a in players) or len(set(players)) < len(players):
             return []  # a seat without an account (refused at joining) or twice the same one
         ids = [a for a in players if a is not None]
+        key = rating_key(row.game, row.options)
         now = time.time()
         r, c = self.ratings.c, self.changes.c
         with self.store._write_lock, self.store.engine.begin() as conn:
@@ -149,7 +183,7 @@ class Ratings:
             found = {
                 x.account_id: x
                 for x in conn.execute(
-                    sa.select(self.ratings).where(r.game == row.game, r.account_id.in_(ids))
+                    sa.select(self.ratings).where(r.game == key, r.account_id.in_(ids))
                 )
             }
             before = [
@@ -162,7 +196,7 @@ class Ratings:
             for seat, pairs in enumerate(pairwise_scores(list(row.result))):
                 after = update(before[seat], [(before[j], s) for j, s in pairs], tau=self.tau)
                 score = sum(s for _, s in pairs) / len(pairs)
-                made.append(Change(row.id, seat, ids[seat], row.game, score, before[seat], after))
+                made.append(Change(row.id, seat, ids[seat], key, score, before[seat], after))
             for ch in made:
                 values = {
                     "rating": ch.after.rating,
@@ -173,13 +207,13 @@ class Ratings:
                 if ch.account_id in found:
                     conn.execute(
                         self.ratings.update()
-                        .where(r.account_id == ch.account_id, r.game == row.game)
+                        .where(r.account_id == ch.account_id, r.game == key)
                         .values(games=r.games + 1, **values)
                     )
                 else:
                     conn.execute(
                         self.ratings.insert().values(
-                            account_id=ch.account_id, game=row.game, games=1, **values
+                            account_id=ch.account_id, game=key, games=1, **values
                         )
                     )
                 conn.execute(
@@ -187,7 +221,7 @@ class Ratings:
                         game_id=row.id,
                         seat=ch.seat,
                         account_id=ch.account_id,
-                        game=row.game,
+                        game=key,
                         score=ch.score,
                         rating_before=ch.before.rating,
                         rating_after=ch.after.rating,
@@ -312,6 +346,20 @@ class Ratings:
             )
         return {"account": account.to_dict(), "ratings": ratings, "games": games}
 
+    def ratings_of(self, account_ids: list[str], key: str) -> dict[str, Rating]:
+        """The ratings of ``account_ids`` on the list ``key`` (a new player's for those
+        without one)."""
+        r = self.ratings.c
+        found: dict[str, Rating] = {}
+        ids = sorted(set(account_ids))
+        if ids:
+            with self.store.engine.connect() as conn:
+                for x in conn.execute(
+                    sa.select(self.ratings).where(r.game == key, r.account_id.in_(ids))
+                ):
+                    found[x.account_id] = Rating(x.rating, x.deviation, x.volatility)
+        return {a: found.get(a, Rating()) for a in ids}
+
     def leaderboard(self, game: str, limit: int = 50) -> list[dict[str, Any]]:
         """The best ratings of ``game``, highest first (provisional ones marked)."""
         r = self.ratings.c
@@ -356,11 +404,10 @@ def router(ratings: Ratings) -> APIRouter:
     @api.get("/api/leaderboard/{game}")
     def leaderboard(game: str, limit: int = 50) -> list[dict[str, Any]]:
         """The rating list of one game."""
-        from dicehall.core.registry import registered_games
-
-        if game not in registered_games():
+        if game not in rating_lists():
             raise ServiceError(
-                "bad_request", f"unknown game {game[:40]!r}; one of {', '.join(registered_games())}"
+                "bad_request",
+                f"unknown rating list {game[:40]!r}; one of {', '.join(rating_lists())}",
             )
         return ratings.leaderboard(game, limit)
 

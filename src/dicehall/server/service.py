@@ -70,6 +70,8 @@ MODES = ("bot", "friend", "local")
 OPTION_CAP = 100_000
 WAITING_TTL = 24 * 3600.0  #: a game nobody joined or seeded is abandoned after a day
 PLAYING_TTL = 7 * 24 * 3600.0  #: a game in play without a move for a week is abandoned
+LOBBY_OPEN_TTL = 3600.0  #: an open game nobody joined for an hour leaves the lobby's list
+LOBBY_LIVE_TTL = 24 * 3600.0  #: a game without a move for a day leaves the live list
 
 
 class ServiceError(DicehallError):
@@ -132,6 +134,12 @@ class LiveGame:
 
 #: called after every public change of a game, under its lock, with the new log entries
 Listener = Callable[[LiveGame, list[LogEntry]], None]
+#: called under the game's lock before the seat to move acts; may end the game (a flag) and
+#: raise ServiceError to refuse the action (``dicehall.server.clocks``)
+Guard = Callable[[LiveGame, int], None]
+#: adds what changes with time to every snapshot and update it is given (the clocks, who is
+#: online); called under the game's lock
+Decorator = Callable[[LiveGame, dict[str, Any]], None]
 
 
 def _new_id() -> str:
@@ -169,6 +177,8 @@ class GameService:
         self.bot_specs = bot_specs
         self.waiting_ttl, self.playing_ttl = waiting_ttl, playing_ttl
         self.listeners: list[Listener] = []
+        self.guards: list[Guard] = []
+        self.decorators: list[Decorator] = []
         self.bots = BotRunner(bot_workers)
         self._remote = ThreadPoolExecutor(max_workers=4, thread_name_prefix="dicehall-remote")
         self._games: dict[str, LiveGame] = {}
@@ -521,15 +531,32 @@ class GameService:
                 raise ServiceError("game_over", "the game is over")
             to_move = live.state.current_player()
             seat = to_move if to_move in mine else mine[0]
-            result = [1.0] * len(live.row.seats)
-            result[seat] = -1.0
-            if not self.store.finish(game_id, result, f"resign:{seat}", seq=live.seq):
-                self._reload(live)
+            if not self.finish_game(live, loss_for(len(live.row.seats), seat), f"resign:{seat}"):
                 raise ServiceError("game_over", "the game ended first")
-            live.row.status, live.row.result, live.row.ended = "finished", result, f"resign:{seat}"
-            live.touch()
-            self._notify(live, [])
             return seat
+
+    def finish_game(
+        self,
+        live: LiveGame,
+        result: list[float],
+        ended: str,
+        *,
+        status: str = "finished",
+        if_seq: int | None = None,
+    ) -> bool:
+        """End the game in play ``live`` other than by its rules (``ended``: ``resign:SEAT``,
+        ``time:SEAT``, ``abandon:SEAT``, ``aborted``) with ``result``, commit and publish;
+        False (and the game reloaded) when it was not in play any more. ``if_seq``: only if
+        no action came after that one (see ``Store.finish``). Caller holds the lock."""
+        if not self.store.finish(
+            live.id, result, ended, seq=live.seq, status=status, if_seq=if_seq
+        ):
+            self._reload(live)
+            return False
+        live.row.status, live.row.result, live.row.ended = status, result, ended
+        live.touch()
+        self._notify(live, [])
+        return True
 
     def resume(self, game_id: str, account_id: str) -> dict[int, str]:
         """New tokens for the seats of ``game_id`` bound to ``account_id``: its player goes on
@@ -651,6 +678,8 @@ class GameService:
                 if to_move >= 0
                 else "it is not your turn",
             )
+        for guard in self.guards:  # the clock: a move after the flag fell loses on time
+            guard(live, to_move)
         if not isinstance(text, str) or not text.strip():
             raise ServiceError("illegal_action", "empty action", live.state.legal_texts())
         try:
@@ -938,6 +967,8 @@ class GameService:
         with live.lock:
             out = dict(self.public(live))
             out["you"] = list(seats)
+            for decorate in self.decorators:
+                decorate(live, out)
             to_move = out["to_move"]
             if to_move is not None and to_move in seats:
                 out["legal"], out["moves"] = self._legal(live)
@@ -971,6 +1002,8 @@ class GameService:
         out["entries"] = [e.to_dict() for e in entries]
         out["legal"] = None
         out["moves"] = None
+        for decorate in self.decorators:
+            decorate(live, out)
         plain = json.dumps(out)
         to_move = public["to_move"]
         if to_move is None or live.row.seats[to_move].kind != "human":
@@ -1136,7 +1169,12 @@ class GameService:
         return row.id
 
     # -- lobby ------------------------------------------------------------
-    def lobby(self) -> dict[str, list[dict[str, Any]]]:
+    def lobby(self, now: float | None = None) -> dict[str, list[dict[str, Any]]]:
+        """The lobby's lists. Stale entries leave them before they expire (the policy,
+        docs/protocol.md): an open game nobody joined for ``LOBBY_OPEN_TTL`` seconds, a game
+        in play without a move for ``LOBBY_LIVE_TTL``; abandoned games are never listed."""
+        now = time.time() if now is None else now
+
         def summary(row: GameRow) -> dict[str, Any]:
             return {
                 "id": row.id,
@@ -1144,18 +1182,34 @@ class GameService:
                 "options": row.options,
                 "mode": row.mode,
                 "status": row.status,
+                "rated": row.rated,
+                "created": row.created,
                 "updated": row.updated,
                 "result": row.result,
                 "players": [
-                    {"seat": s.seat, "name": s.name, "kind": s.kind, "claimed": s.claimed}
+                    {
+                        "seat": s.seat,
+                        "name": s.name,
+                        "kind": s.kind,
+                        "claimed": s.claimed,
+                        "account_id": s.account_id,
+                    }
                     for s in row.seats
                 ],
             }
 
-        waiting = [summary(r) for r in self.store.list_games("waiting", 30) if r.mode == "friend"]
+        waiting = [
+            summary(r)
+            for r in self.store.list_games("waiting", 30)
+            if r.mode == "friend" and r.updated >= now - LOBBY_OPEN_TTL
+        ]
         return {
             "open": waiting,
-            "live": [summary(r) for r in self.store.list_games("playing", 30)],
+            "live": [
+                summary(r)
+                for r in self.store.list_games("playing", 30)
+                if r.updated >= now - LOBBY_LIVE_TTL
+            ],
             "finished": [summary(r) for r in self.store.list_games("finished", 20)],
         }
 
@@ -1174,11 +1228,31 @@ def _row_key(row: GameRow) -> tuple[Any, ...]:
     )
 
 
+def loss_for(players: int, seat: int) -> list[float]:
+    """The result of a game that ``seat`` loses outright (a resignation, a flag, a player
+    who left): -1 for that seat, +1 for every other."""
+    result = [1.0] * players
+    result[seat] = -1.0
+    return result
+
+
+#: the result line of each way a game ends other than by its rules
+_ENDINGS = {
+    "resign": "{name} resigned",
+    "time": "{name} lost on time",
+    "abandon": "{name} left the game and lost by abandonment",
+}
+
+
 def _ended_summary(row: GameRow) -> str | None:
     """The result line of a game ended other than by the rules, naming the players."""
-    if row.ended and row.ended.startswith("resign:"):
-        seat = int(row.ended.split(":", 1)[1])
-        return f"{row.seats[seat].name} resigned"
+    if not row.ended:
+        return None
+    if row.ended == "aborted":
+        return "The game was aborted: a player left; it counts for nobody"
+    kind, _, seat = row.ended.partition(":")
+    if kind in _ENDINGS and seat.isdigit() and int(seat) < len(row.seats):
+        return _ENDINGS[kind].format(name=row.seats[int(seat)].name)
     return None
 
 

@@ -39,7 +39,10 @@ log = logging.getLogger("dicehall.server")
 
 #: the tables that the modules on a store (accounts.py, ratings.py) define; ``drop_all`` drops
 #: them too
-MODULE_TABLES = ("accounts", "sessions", "ratings", "rating_changes")
+MODULE_TABLES = (
+    *("accounts", "sessions", "ratings", "rating_changes"),
+    *("clocks", "chat", "seeks", "presence"),
+)
 
 
 class ConflictError(DicehallError):
@@ -128,6 +131,9 @@ class Store:
     def __init__(self, url: str | None = None, prefix: str = "") -> None:
         self.url = normalise_url(url or default_url())
         self.prefix = prefix
+        #: the time source of the action log's timestamps (the clocks are derived from them);
+        #: tests put a controllable clock here
+        self.now: Callable[[], float] = time.time
         kwargs: dict[str, Any] = {"future": True}
         if self.url.startswith("sqlite"):
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
@@ -439,16 +445,30 @@ class Store:
             )
             self._notify(conn, game_id, seq)
 
-    def finish(self, game_id: str, result: list[float], ended: str, *, seq: int = 0) -> bool:
-        """End a game in play other than by its rules (a resignation): status ``finished``
-        with ``result`` and the reason ``ended``; False if it was not in play any more."""
+    def finish(
+        self,
+        game_id: str,
+        result: list[float],
+        ended: str,
+        *,
+        seq: int = 0,
+        status: str = "finished",
+        if_seq: int | None = None,
+    ) -> bool:
+        """End a game in play other than by its rules (a resignation, a flag, an abort):
+        ``status`` (``finished``, or ``abandoned`` for an abort) with ``result`` and the
+        reason ``ended``; False if it was not in play any more. ``if_seq``: only if the log
+        has no action after number ``if_seq`` (a flag must not beat a move that came in
+        time through another process)."""
+        cond = [self.games.c.id == game_id, self.games.c.status == "playing"]
+        if if_seq is not None:
+            a = self.actions.c
+            cond.append(~sa.exists().where(a.game_id == game_id, a.seq > if_seq))
         with self._write_lock, self.engine.begin() as conn:
             res = conn.execute(
                 self.games.update()
-                .where(self.games.c.id == game_id, self.games.c.status == "playing")
-                .values(
-                    status="finished", result=json.dumps(result), ended=ended, updated=time.time()
-                )
+                .where(*cond)
+                .values(status=status, result=json.dumps(result), ended=ended, updated=time.time())
             )
             self._notify(conn, game_id, seq)
             return bool(res.rowcount == 1)
@@ -496,7 +516,7 @@ class Store:
         On SQLite, appends of many games that arrive together share one transaction (group
         commit: one disk flush for all of them); each caller returns once its own append is
         durable, or gets its own ConflictError."""
-        request = _Append(game_id, first_seq, actions, status, result, time.time())
+        request = _Append(game_id, first_seq, actions, status, result, self.now())
         if self.is_sqlite:
             self._group.run(request)
         else:

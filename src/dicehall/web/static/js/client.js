@@ -6,6 +6,12 @@ import { clear, html } from "./dom.js";
 import { t } from "./i18n.js";
 import { describeOptions, gameTitle } from "./options.js";
 import { api, loadBoard, playerName, randomSeed, saveTokens, seatLabel, setPlayerName, tokensFor } from "./api.js";
+import { me } from "./account.js";
+import { autoPassEnabled, autoPassToggle, forcedPass } from "./autopass.js";
+import { ChatPanel } from "./chat.js";
+import { Table } from "./clock.js";
+import { t } from "./i18n.js";
+import { showRatingChanges } from "./ratings.js";
 
 const PROTOCOL = 1;
 const gameId = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -51,6 +57,7 @@ async function sendSeed(snap) {
 
 window.dicehall = {
   get snapshot() { return state.snap; },
+  get autoPass() { return autoPassEnabled(); },
   get connected() { return state.connected; },
   act,
   reconnect: () => state.ws?.close(),
@@ -166,6 +173,38 @@ export function resign() {
   });
 }
 
+/** Send a request message ({type, ...}); resolves with the server's answer to it. */
+export function request(msg) {
+  return new Promise((resolve, reject) => {
+    state.ref += 1;
+    const ref = state.ref;
+    if (!send({ ...msg, ref })) return reject({ code: "disconnected", message: t("offline: reconnecting…") });
+    state.pending.set(ref, { resolve, reject });
+  });
+}
+
+// the clocks and who is at the table (clock.js), and the chat of the room (chat.js)
+const table = new Table({ clocks: $("clocks"), presence: $("presence"), request, onError: (text) => message(text, "error") });
+let chat = null;
+$("links").after(autoPassToggle());
+
+async function showChat(history) {
+  const box = $("chat");
+  if (!box || !history) return;
+  if (!chat || chat.room !== history.channel) {
+    const players = history.channel === "players";
+    const account = players ? null : await me();
+    chat = new ChatPanel(box, {
+      room: history.channel,
+      title: players ? t("Chat with your opponent") : t("Spectators' chat"),
+      post: (text) => request({ type: "chat", text }),
+      canWrite: players || Boolean(account),
+      hint: t("Log in to chat with the other spectators."),
+    });
+  }
+  chat.add(history.messages);
+}
+
 /** A Resign button that asks once more before it resigns (no modal dialog). */
 function resignButton() {
   const button = html("button", { class: "btn", "data-button": "resign" }, t("Resign"));
@@ -195,6 +234,7 @@ function onMessage(msg) {
       // broadcast snapshots (no ref) follow live actions: animate them; a join's does not.
       // Snapshots are drawn strictly in order (the first one waits for the board module).
       const animate = msg.ref === undefined;
+      showChat(msg.chat);
       state.pendingSnap = msg;
       state.drawing = state.drawing
         .then(() => showSnapshot(msg, animate && state.snap !== null))
@@ -217,6 +257,10 @@ function onMessage(msg) {
         .catch((err) => console.error(err));
       break;
     }
+    case "chat":
+      if (chat && msg.message) chat.add([msg.message]);
+      break;
+    case "clock":
     case "ok":
       if (waiting) {
         state.pending.delete(msg.ref);
@@ -244,7 +288,7 @@ function onMessage(msg) {
 /** The result line, with the players' names (the board's own words when it has them). */
 function summary(snap) {
   const own = state.board?.summary;
-  if (own) {
+  if (own && !snap.ended) {
     try {
       const text = own(snap, (seat) => seatLabel(snap, seat));
       if (text) return text;
@@ -253,8 +297,14 @@ function summary(snap) {
     }
   }
   if (!snap.summary) return "";
-  const resigned = /^(.+) resigned$/.exec(snap.summary);
-  if (resigned) return t("{name} resigned", { name: resigned[1] });
+  // a game ended other than by the rules (resigned, flag, abandonment): the server's line
+  const ended = /^(.+) (resigned|lost on time|left the game and lost by abandonment)$/.exec(snap.summary);
+  if (ended) {
+    const name = ended[1];
+    if (ended[2] === "resigned") return t("{name} resigned", { name });
+    if (ended[2] === "lost on time") return t("{name} lost on time", { name });
+    return t("{name} left the game and lost by abandonment", { name });
+  }
   // the server's English line names seats: put the players' names in (translated when known)
   const named = snap.summary.replace(/\b[Ss]eat (\d+)\b/g, (whole, n) => seatLabel(snap, Number(n) - 1));
   return t(named);
@@ -299,9 +349,12 @@ async function showSnapshot(snap, animate, again = false) {
   renderPlayers(snap);
   renderHint(snap, canAct);
   renderStatus(snap, canAct);
+  const forced = forcedPass(snap, canAct, act); // a turn without a legal move passes by itself
+  if (forced) $("status").textContent = forced;
   renderLog(snap);
   renderSeats(snap);
   renderResult(snap);
+  table.update(snap);
   document.body.dataset.status = snap.status;
   document.body.dataset.seq = snap.seq;
   if (snap.status === "waiting") sendSeed(snap);
@@ -380,7 +433,7 @@ function renderStatus(snap, canAct) {
     text = open.length > 1
       ? t("Waiting for players (open seats {seats}). Share this page's link with a friend.", { seats: open.join(", ") })
       : t("Waiting for a player (open seat {seats}). Share this page's link with a friend.", { seats: open.join(", ") });
-  } else if (snap.status === "finished") {
+  } else if (snap.status === "finished" || snap.status === "abandoned") {
     text = summary(snap) || t("The game is over.");
   } else if (canAct) {
     text = snap.mode === "local" ? t("{name}: your turn", { name: seatLabel(snap, snap.to_move) }) : t("Your turn");
@@ -489,7 +542,7 @@ function renderResult(snap) {
     html("a", { href: `/g/${gameId}/replay`, class: "btn", "data-button": "replay" }, t("Replay")),
     html("a", { href: `/api/games/${gameId}/record?download=1`, class: "btn", download: `dicehall-${gameId}.json`, "data-button": "download" }, t("Download record")),
     html("a", { href: `/g/${gameId}/fairness`, class: "btn", "data-button": "fairness" }, t("Fairness check")));
-  if (snap.status !== "finished") {
+  if (snap.status !== "finished" && snap.status !== "abandoned") {
     box.hidden = true;
     const mine = (snap.you || []).length > 0 && snap.status === "playing";
     const kept = $("links").querySelector("[data-button='resign']");
@@ -512,11 +565,28 @@ function renderResult(snap) {
     links,
   ];
   box.append(...parts.filter(Boolean));
+  if (snap.rated) {
+    const changes = html("div", { class: "rating-changes", "data-testid": "rating-changes" });
+    box.insertBefore(changes, box.querySelector(".links"));
+    showRatingChanges(changes, snap);
+  }
 }
 
 if (!gameId) {
   $("status").textContent = t("No game id in the address.");
 } else {
   setInterval(() => send({ type: "ping" }), 25000);
-  connect();
+  resumeSeats().finally(connect);
+}
+
+/** Logged in without this game's tokens (another browser, or a game made from a seek): ask
+ *  for the seats bound to the account. Guests and spectators keep watching. */
+async function resumeSeats() {
+  if (myTokens().length || !(await me())) return;
+  try {
+    const res = await api(`/api/games/${gameId}/resume`, {});
+    saveTokens(gameId, res.tokens);
+  } catch {
+    // not a player of this game
+  }
 }

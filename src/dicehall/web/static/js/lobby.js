@@ -4,6 +4,7 @@ import { clear, html } from "./dom.js";
 import { api, playerName, randomSeed, saveTokens, setPlayerName } from "./api.js";
 import { t } from "./i18n.js";
 import { gameTitle, optionGroups, wordsFor } from "./options.js";
+import { createExtras, gameMeta } from "./seeks.js";
 
 const $ = (id) => document.getElementById(id);
 let catalog = [];
@@ -147,6 +148,7 @@ async function create(ev) {
       opponent: $("opponent").value,
       seat: seatValue === "random" ? null : Number(seatValue),
       name: name || null,
+      ...createExtras(), // time control and rated (seeks.js)
     });
     saveTokens(res.id, res.tokens);
     // the seed goes only now, after the game's commitment was published
@@ -170,7 +172,8 @@ function describe(g) {
   const named = (p) => {
     if (!p.claimed) return t("open seat");
     const twins = g.players.filter((q) => q.claimed && q.name === p.name).length;
-    return twins > 1 ? t("{name} {n}", { name: p.name, n: p.seat + 1 }) : p.name;
+    const name = twins > 1 ? t("{name} {n}", { name: p.name, n: p.seat + 1 }) : p.name;
+    return p.rating ? `${name} (${p.rating})` : name;
   };
   const names = g.players.map(named).join(t(" vs "));
   return `${title}: ${names}`;
@@ -185,7 +188,7 @@ function fillList(id, games, action) {
   for (const g of games) {
     const result = g.result ? ` (${g.result.map((r) => (r > 0 ? `+${r}` : r)).join(" / ")})` : "";
     list.append(html("li", { "data-game": g.id },
-      html("span", { class: "desc" }, describe(g) + result), " ",
+      html("span", { class: "desc" }, describe(g) + result), gameMeta(g), " ",
       action(g)));
   }
 }
