@@ -10,7 +10,6 @@ import { me } from "./account.js";
 import { autoPassEnabled, autoPassToggle, forcedPass } from "./autopass.js";
 import { ChatPanel } from "./chat.js";
 import { Table } from "./clock.js";
-import { t } from "./i18n.js";
 import { showRatingChanges } from "./ratings.js";
 
 const PROTOCOL = 1;
