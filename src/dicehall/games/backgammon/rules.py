@@ -378,17 +378,19 @@ class BackgammonState(State[Action]):
     # after it, from the mover's side: this state's board swapped), and its own
     # plays are generated from that row. ``__getattr__`` turns it into tuples once.
 
-    def __getattr__(self, name: str) -> Any:
-        # called only for a missing attribute: the lazy board, or a real AttributeError
-        if name == "board":
-            src = self.__dict__.get("_src")
-            if src is not None:
-                from dicehall.games.backgammon.fast import board_of_row
+    if not TYPE_CHECKING:  # (hidden from mypy, which would accept any attribute then)
 
-                board = board_of_row(src[0], src[1], True)
-                self.__dict__["board"] = board
-                return board
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        def __getattr__(self, name: str) -> Any:
+            # called only for a missing attribute: the lazy board, or an AttributeError
+            if name == "board":
+                src = self.__dict__.get("_src")
+                if src is not None:
+                    from dicehall.games.backgammon.fast import board_of_row
+
+                    board = board_of_row(src[0], src[1], True)
+                    self.__dict__["board"] = board
+                    return board
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def _next(self, **changes: Any) -> BackgammonState:
         """This state with ``changes``, sharing nothing cached (``dataclasses.replace``
