@@ -51,3 +51,18 @@ def test_outcome_from_dice_says_what_is_rolled() -> None:
         decision.outcome_from_dice((1, 2))
     with pytest.raises(ValueError, match="must be rolled"):
         turn.apply(Roll((1, 2, 3), 4))
+
+
+def test_the_matching_table_is_the_search_for_every_pair_of_hands() -> None:
+    """The rules read Matching points from a committed table: it must be exactly what
+    the search (``challenges.matching_score``) gives for all 126 x 126 pairs."""
+    from dicehall.games.whitedie import challenges
+    from dicehall.games.whitedie.matching_table import POINTS
+    from dicehall.games.whitedie.rules import _matching_points
+
+    assert len(challenges.HANDS) == 126 and len(POINTS) == 126 * 126
+    assert challenges.matching_points_table() == POINTS
+    for mine in challenges.HANDS[::5]:
+        for theirs in challenges.HANDS[::7]:
+            assert _matching_points(mine, theirs) == challenges.matching_score(mine, theirs)
+    assert _matching_points((2, 2, 4, 5), (3, 4, 6, 6)) == 3  # 4 = 4, 5+2+2 = 3+6, bonus

@@ -52,16 +52,17 @@ from dicehall.games.whitedie.board import (
 from dicehall.games.whitedie.challenges import (
     CHALLENGES,
     EMPTY_GRID,
+    HANDS,
     POKER_CHARTS,
     Dice,
     Grid,
     challenge_score,
     claim,
-    matching_score,
     placement_tuple,
     placements,
     tictactoe_score,
 )
+from dicehall.games.whitedie.matching_table import POINTS as MATCHING_POINTS
 
 
 @cache
@@ -614,9 +615,16 @@ def _challenge_points(white: int, dice: Dice, chart: str) -> int:
 
 
 @cache
+def _hand_index() -> dict[Dice, int]:
+    """The position of each sorted hand in ``HANDS`` (and in the matching table)."""
+    return {hand: i for i, hand in enumerate(HANDS)}
+
+
 def _matching_points(mine: Dice, theirs: Dice) -> int:
-    """``matching_score`` of two sorted hands, once per pair (at most 126 x 126)."""
-    return matching_score(mine, theirs)
+    """``matching_score`` of two sorted hands, read from the table of every pair
+    (``matching_table.POINTS``, which a test checks against the search)."""
+    index = _hand_index()
+    return int(MATCHING_POINTS[126 * index[mine] + index[theirs]])
 
 
 #: the chance outcomes by identity, per kind of chance node (see ``_outcome_table``)
