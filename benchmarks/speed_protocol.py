@@ -1,6 +1,6 @@
 """Games per second through the public protocol, for every game.
 
-    python benchmarks/speed_protocol.py [--seconds 5] [--seed 1]
+    python benchmarks/speed_protocol.py [--seconds 5] [--seed 1] [--only coinrows ...]
 
 Plays whole games with uniformly random decisions through ``legal_actions()`` and
 ``apply()`` only, the dice rolled as fair dice through ``chance_dice()`` and
@@ -67,9 +67,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--only", nargs="+", metavar="GAME", help="measure only these games (default: all)"
+    )
     args = parser.parse_args()
     print("random games through legal_actions()/apply(), per CPU-second")
     for name, options in CASES:
+        if args.only and name not in args.only:
+            continue
         games, actions = measure(name, options, args.seconds, args.seed)
         label = name + "".join(f" {k}={v}" for k, v in options.items())
         print(f"  {label:32} {games:10,.1f} games/s {actions:12,.0f} actions/s", flush=True)

@@ -6,15 +6,29 @@ import random
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from dicehall import load_game
 from dicehall.core.encoding import encoding_for
 from dicehall.core.errors import IllegalActionError
+from dicehall.games.backgammon import encoding as bg_encoding
 from dicehall.games.backgammon.encoding import play_id
+from dicehall.games.backgammon.rules import (
+    START_SIDE,
+    CubeAction,
+    Resign,
+    ResignAnswer,
+)
 
 GAMES = [
     ("backgammon", {}),
     ("backgammon", {"scoring": "standard"}),
+    (
+        "backgammon",
+        {"cube": True, "scoring": "standard", "beavers": True, "raccoons": True, "games": 3},
+    ),
+    ("backgammon", {"match_length": 3, "scoring": "standard"}),
     ("coinrows", {"leaving": False, "turn_limit": 120}),
     ("coinrows", {"leaving": False, "capture": "adjacent", "turn_limit": 120}),
     ("whitedie", {}),
@@ -127,3 +141,75 @@ def test_whitedie_observation_puts_the_observer_first() -> None:
     assert obs[:3].tolist() == pytest.approx([9 / 21, 4 / 21, 7 / 21])
     assert obs[6:12].tolist() == [1, 1, 1, 0, 0, 0]
     assert obs[18:24].tolist() == [0, 0, 1, 0, 0, 0]  # seat 1 is two seats after seat 2
+
+
+def test_backgammon_cube_and_resign_actions_have_their_own_ids() -> None:
+    """Every cube action, resignation offer and answer has one fixed id, after the
+    plays; each is legal exactly where the rules offer it."""
+    game = load_game("backgammon", cube=True, scoring="standard", beavers=True, raccoons=True)
+    enc = encoding_for(game)
+    assert enc.num_actions == bg_encoding.NUM_ACTIONS == bg_encoding.PLAY_IDS + 11
+    before = game.setup((START_SIDE, START_SIDE))  # seat 0 to roll, may double or resign
+    base, resign, answer = bg_encoding.CUBE_BASE, bg_encoding.RESIGN_BASE, bg_encoding.ANSWER_BASE
+    assert enc.legal_ids(before) == [base, base + 1, resign, resign + 1, resign + 2]
+    assert enc.id_to_action(before, base + 1) == CubeAction("double")
+    doubled = before.apply(CubeAction("double"))
+    assert [enc.id_to_action(doubled, i) for i in enc.legal_ids(doubled)] == [
+        CubeAction("take"),
+        CubeAction("pass"),
+        CubeAction("beaver"),
+    ]
+    beavered = doubled.apply(CubeAction("beaver"))
+    assert enc.legal_ids(beavered) == [base + 2, base + 5]  # take (play on) or raccoon
+    offered = before.apply(Resign(2))
+    assert enc.legal_ids(offered) == [answer, answer + 1]
+    assert enc.id_to_action(offered, answer) == ResignAnswer(True)
+    assert enc.action_to_id(offered, ResignAnswer(False)) == answer + 1
+    mask = enc.legal_mask(offered)
+    assert mask.sum() == 2 and mask[answer] == mask[answer + 1] == 1
+    # without the cube none of them is legal, and the action space is the same
+    plain = load_game("backgammon")
+    assert encoding_for(plain).num_actions == enc.num_actions
+    with pytest.raises(IllegalActionError, match="no legal action"):
+        encoding_for(plain).id_to_action(plain.new_initial_state().apply_text("3-1"), base)
+
+
+def test_backgammon_observation_shows_the_cube_question_and_score() -> None:
+    game = load_game("backgammon", match_length=7, cube=True)
+    enc = encoding_for(game)
+    assert enc.observation_shape == (bg_encoding.EXTENDED_OBSERVATION_SIZE,)
+    state = game.setup(
+        (START_SIDE, START_SIDE), turn=1, cube_value=2, cube_owner=1, match_score=(2, 4),
+        pending="take",
+    )  # fmt: skip
+    obs = enc.observation(state, 0)  # seat 0 answers seat 1's redouble to 4
+    plain = encoding_for(load_game("backgammon")).observation(state, 0)
+    assert obs.shape == (227,) and obs[:210].tolist() == plain.tolist()
+    assert obs[210] == pytest.approx(1 / 12) and obs[211:214].tolist() == [0, 0, 1]
+    assert obs[214:216].tolist() == [0, 1]  # only the owner of the cube may redouble
+    assert obs[216:220].tolist() == [0, 1, 0, 0] and obs[220] == 0
+    assert obs[221] == 1 and obs[222:224].tolist() == pytest.approx([2 / 7, 4 / 7])
+    assert obs[224:226].tolist() == [0, 0] and obs[226] == 1
+    assert enc.observation(state, 1)[226] == 0 and enc.observation(state, 1)[212] == 1
+    assert encoding_for(load_game("backgammon")).observation_shape == (210,)
+
+
+@pytest.mark.parametrize(("name", "options"), GAMES)
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31 - 1))
+def test_ids_round_trip_and_masks_equal_legal_actions_property(name, options, seed) -> None:
+    """Along a random game of any seed: each legal action's id maps back to it, the
+    ids are distinct and in range, and the mask is exactly the legal ids."""
+    game = load_game(name, **options)
+    enc = encoding_for(game)
+    for ply, state in enumerate(random_states(name, options, 1, seed)):
+        if state.is_terminal() or ply > 400:
+            break
+        legal = state.legal_actions()
+        ids = [enc.action_to_id(state, a) for a in legal]
+        assert len(set(ids)) == len(ids)
+        assert [enc.id_to_action(state, i) for i in ids] == list(legal)
+        if state.is_chance_node():
+            assert all(0 <= i < enc.num_chance_outcomes for i in ids)
+        else:
+            assert np.flatnonzero(enc.legal_mask(state)).tolist() == sorted(ids)

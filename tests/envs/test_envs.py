@@ -13,6 +13,8 @@ from dicehall.envs import DicehallAECEnv, DicehallGymEnv
 
 AEC_GAMES = [
     ("backgammon", {}),
+    ("backgammon", {"cube": True, "beavers": True, "scoring": "standard"}),
+    ("backgammon", {"match_length": 3}),
     ("coinrows", {}),
     ("coinrows", {"leaving": False, "turn_limit": 60}),
     ("whitedie", {}),
@@ -82,6 +84,7 @@ GYM_CASES = [
     ("coinrows", {"opponents": "bot"}),
     ("whitedie", {"opponents": "random"}),
     ("whitedie", {"opponents": ["random", "bot"], "players": 3, "seat": 2}),
+    ("backgammon", {"opponents": "random", "cube": True, "scoring": "standard"}),
 ]
 
 

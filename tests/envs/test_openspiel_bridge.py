@@ -16,6 +16,8 @@ from dicehall.envs.openspiel import PREFIX, register
 CASES = [
     ("backgammon", {}),
     ("backgammon", {"scoring": "standard"}),
+    ("backgammon", {"cube": True, "beavers": True, "raccoons": True, "scoring": "standard"}),
+    ("backgammon", {"match_length": 3}),
     ("coinrows", {}),
     ("coinrows", {"leaving": False, "turn_limit": 40, "capture": "adjacent"}),
     ("whitedie", {}),
@@ -76,6 +78,7 @@ def test_openspiel_playouts_follow_dicehall_state_by_state(name: str, options: d
 
 MCTS_CASES = [
     ("backgammon", {}),
+    ("backgammon", {"cube": True}),
     ("coinrows", {}),
     ("coinrows", {"leaving": False, "turn_limit": 12}),
     ("whitedie", {"target": 6}),

@@ -39,7 +39,13 @@ MAX_GAME_LENGTH = 20_000
 
 def _utility_bounds(game: Game) -> tuple[float, float]:
     if game.name == "backgammon":
-        top = 3.0 if game.options["scoring"] == "standard" else 1.0
+        bounds = game.utility_bounds()
+        if bounds is not None:
+            return bounds
+        # money play with the cube: no game scores more than a backgammon (3, or 1
+        # with single scoring) at the highest cube, over the session's games
+        level = 3.0 if game.options["scoring"] == "standard" else 1.0
+        top = level * float(game.options["max_cube"]) * int(game.options["games"])
         return -top, top
     if game.name == "coinrows" and game.options["payoff"] == "coins":
         purse = float(game.options["purse"])

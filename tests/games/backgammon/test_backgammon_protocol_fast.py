@@ -114,3 +114,39 @@ def test_legal_plays_behave_as_an_immutable_sequence() -> None:
         hash(plays)
     assert repr(plays) == repr(as_list)
     assert s.legal_actions() is plays  # made once per state
+
+
+def test_a_state_after_a_play_makes_its_board_when_asked() -> None:
+    """After a listed play the board is made from the kernel's row only when asked;
+    copies, pickles and ``dataclasses.replace`` of such a state are the same value."""
+    import copy
+    import dataclasses
+    import pickle
+
+    game = load_game("backgammon")
+    s = game.new_initial_state().apply(Roll(3, 1))
+    after = s.apply(s.legal_actions()[0])
+    assert "board" not in after.__dict__
+    for other in (copy.copy(after), copy.deepcopy(after), pickle.loads(pickle.dumps(after))):
+        assert other == after and hash(other) == hash(after)
+    # the first play of 3-1 is 8/5 6/5; the board is now the opponent's (the mover's after)
+    mover = list(START_SIDE)
+    for src, dst in s.legal_actions()[0].steps:
+        mover[src] -= 1
+        mover[dst] += 1
+    assert after.board == (START_SIDE, tuple(mover)) and "board" in after.__dict__
+    rolled = after.apply(Roll(6, 5))
+    replaced = dataclasses.replace(rolled, dice=(4, 2))
+    assert replaced.legal_actions() != rolled.legal_actions()
+    assert [p.steps for p in replaced.legal_actions()] == list(
+        generate_plays_reference(rolled.board, (4, 2)).values()
+    )
+
+
+def test_outcome_from_dice_refuses_faces_that_are_not_two_dice() -> None:
+    later = load_game("backgammon").new_initial_state().apply(Roll(3, 1)).apply_text("8/5 6/5")
+    assert later.outcome_from_dice((2, 5)) == Roll(5, 2)
+    assert later.outcome_from_dice([5, 2]) is later.outcome_from_dice((2, 5))
+    for bad in ((0, 3), (7, 1), (1, 2, 3), (1,)):
+        with pytest.raises(ValueError, match="two dice faces 1..6"):
+            later.outcome_from_dice(bad)

@@ -272,15 +272,49 @@ def plays(board: Any, d1: int, d2: int) -> tuple[int, int, Any, Any]:
     return n, best, rb[:n], rs[:n]
 
 
+#: the width of a row of ``packed_plays``: the board after the play (52) and 4 steps
+PACKED = 60
+
+
 @njit(cache=True, nogil=True)
-def plays_of_bytes(flat: Any, d1: int, d2: int) -> tuple[int, int, Any, Any]:
-    """``plays`` of a board given as the 52 bytes of its two sides (``bytes(mine +
-    theirs)``): a position held as tuples reaches the kernel without numpy."""
+def packed_plays(flat: Any, d1: int, d2: int) -> tuple[int, Any]:
+    """``plays`` for the protocol: one array out.
+
+    ``flat`` holds the board as 52 counts, the mover's side then the opponent's (the
+    ``bytes`` of the two tuples). Returns ``(used, out)``: row i of ``out`` (int8,
+    shape (n, PACKED)) is play i's board after (mover's side, then the opponent's)
+    and its steps (from, to) x 4.
+    """
     board = np.empty((2, 26), dtype=np.int8)
     for i in range(26):
         board[0, i] = flat[i]
         board[1, i] = flat[26 + i]
-    return plays(board, d1, d2)
+    return _packed(board, d1, d2)
+
+
+@njit(cache=True, nogil=True)
+def packed_plays_after(rows: Any, j: int, d1: int, d2: int) -> tuple[int, Any]:
+    """``packed_plays`` of the position after play ``j`` of an earlier result ``rows``,
+    seen by the opponent (its two sides exchanged): the next turn of a game."""
+    board = np.empty((2, 26), dtype=np.int8)
+    for i in range(26):
+        board[0, i] = rows[j, 26 + i]
+        board[1, i] = rows[j, i]
+    return _packed(board, d1, d2)
+
+
+@njit(cache=True, nogil=True)
+def _packed(board: Any, d1: int, d2: int) -> tuple[int, Any]:
+    n, used, boards, steps = plays(board, d1, d2)
+    out = np.empty((n, PACKED), dtype=np.int8)
+    for j in range(n):
+        for i in range(26):
+            out[j, i] = boards[j, 0, i]
+            out[j, 26 + i] = boards[j, 1, i]
+        for k in range(4):
+            out[j, 52 + 2 * k] = steps[j, k, 0]
+            out[j, 53 + 2 * k] = steps[j, k, 1]
+    return used, out
 
 
 @njit(cache=True, nogil=True)
@@ -363,6 +397,17 @@ def random_games(count: int, seed: int) -> tuple[int, int]:
     return plies, total
 
 
+Dice = tuple[int, int]
+
+
+def board_of_row(rows: np.ndarray[Any, Any], i: int, swap: bool) -> Board:
+    """The board tuples of row ``i`` of a ``packed_plays`` result: the mover's side
+    first, or with ``swap`` the opponent's (the position he is now to roll in)."""
+    row = rows[i, :52].tolist()
+    mine, theirs = tuple(row[:26]), tuple(row[26:])
+    return (theirs, mine) if swap else (mine, theirs)
+
+
 def to_array(board: Board) -> np.ndarray[Any, np.dtype[np.int8]]:
     """A ``rules.Board`` (two tuples of 26 counts) as the compact array (writable).
 
@@ -402,7 +447,7 @@ def generate_plays(board: Board, dice: tuple[int, int]) -> dict[Board, tuple[Ste
 
 
 class LegalPlays(Sequence[Play]):
-    """The legal plays of a position: the kernel's arrays, made into ``Play`` objects
+    """The legal plays of a position: the kernel's array, made into ``Play`` objects
     and board tuples only when looked at.
 
     It is what ``BackgammonState.legal_actions()`` returns at a decision: an
@@ -410,23 +455,25 @@ class LegalPlays(Sequence[Play]):
     whose items, boards and order are exactly those of ``generate_plays`` (and so
     of the reference rules). Most callers look at one or a few plays, so the cost
     of converting every play to Python objects is paid only by those that need it.
+
+    ``src`` is where the position comes from: ``(rows, i)``, row ``i`` of the plays
+    of the position before (its board after that play, to be seen from the other
+    side), or None to read ``board`` (the state's tuples).
     """
 
-    __slots__ = ("_boards", "_ids", "_items", "_keys", "_steps", "_theirs", "_used")
+    __slots__ = ("_ids", "_items", "_keys", "_out", "_used")
 
     def __init__(
-        self, array: np.ndarray[Any, Any] | None, board: Board, dice: tuple[int, int]
+        self, src: tuple[np.ndarray[Any, Any], int] | None, board: Board | None, dice: Dice
     ) -> None:
-        if array is None:
-            n, used, boards, steps = plays_of_bytes(bytes(board[0] + board[1]), *dice)
+        if src is None:
+            assert board is not None
+            used, out = packed_plays(bytes(board[0] + board[1]), dice[0], dice[1])
         else:
-            n, used, boards, steps = plays(array, dice[0], dice[1])
-        theirs = board[1]
+            used, out = packed_plays_after(src[0], src[1], dice[0], dice[1])
         self._used: int = used
-        self._boards = boards
-        self._steps = steps
-        self._theirs = theirs
-        self._items: list[Play | None] = [None] * n
+        self._out: np.ndarray[Any, Any] = out
+        self._items: list[Play | None] = [None] * len(out)
         self._ids: dict[int, int] = {}
         self._keys: dict[tuple[Step, ...], int] | None = None
 
@@ -444,7 +491,8 @@ class LegalPlays(Sequence[Play]):
             return [self[j] for j in range(*i.indices(len(self._items)))]
         play = self._items[i]
         if play is None:
-            i = range(len(self._items))[i]
+            if i < 0:
+                i += len(self._items)
             play = Play(self.steps(i))
             self._items[i] = play
             self._ids[id(play)] = i  # the object is kept in _items, so its id is stable
@@ -452,22 +500,24 @@ class LegalPlays(Sequence[Play]):
 
     def steps(self, i: int) -> tuple[Step, ...]:
         """The steps of play ``i`` (as the reference lists them)."""
-        row = self._steps[i, : self._used].tolist()
-        return tuple(_STEPS[a][b] for a, b in row)
+        used = self._used
+        row = self._out[i, 52 : 52 + 2 * used].tolist()
+        table = _STEPS
+        if used == 2:
+            return (table[row[0]][row[1]], table[row[2]][row[3]])
+        return tuple(table[row[k]][row[k + 1]] for k in range(0, 2 * used, 2))
 
     def board(self, i: int) -> Board:
         """The position after play ``i``, mover's side first (not yet swapped)."""
-        rows = self._boards[i].tolist()
-        theirs = self._theirs
-        return (
-            tuple(rows[0]),
-            tuple(rows[1]) if rows[1][25] != theirs[25] else theirs,
-        )
+        return board_of_row(self._out, i, False)
 
-    def swapped_array(self, i: int) -> np.ndarray[Any, Any]:
-        """The compact board after play ``i`` seen by the opponent (rows exchanged)."""
-        out: np.ndarray[Any, Any] = self._boards[i, ::-1].copy()
-        return out
+    def rows(self) -> np.ndarray[Any, Any]:
+        """The kernel's array: row i is play i's board after and its steps (``PACKED``)."""
+        return self._out
+
+    def finishes(self, i: int) -> bool:
+        """True if play ``i`` bears off the mover's last checker."""
+        return bool(self._out[i, 0] == CHECKERS)
 
     def index(self, value: Any, start: int = 0, stop: int | None = None) -> int:
         """The position of ``value`` among the plays; ``ValueError`` if it is not one

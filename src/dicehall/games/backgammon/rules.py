@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cached_property
+from functools import cache, cached_property
 from typing import TYPE_CHECKING, Any
 
 from dicehall.core.errors import GameOverError, OptionError
@@ -49,16 +49,37 @@ Action = Roll | Play | CubeAction | Resign | ResignAnswer
 if TYPE_CHECKING:
     from dicehall.games.backgammon.fast import LegalPlays
 
+#: every ``Roll`` the game makes, made once: ``_ROLL_OF[a, b]`` is ``Roll(a, b)``
+_ROLL_OF: dict[tuple[int, int], Roll] = {
+    (a, b): Roll(a, b) for a in range(1, 7) for b in range(1, 7)
+}
 #: the chance outcomes, made once: the opening roll (seat 0's die first, ties
 #: included) and every later roll (high die first)
 OPENING_OUTCOMES: tuple[tuple[Roll, Fraction], ...] = tuple(
-    (Roll(a, b), Fraction(1, 36)) for a in range(1, 7) for b in range(1, 7)
+    (_ROLL_OF[a, b], Fraction(1, 36)) for a in range(1, 7) for b in range(1, 7)
 )
 ROLL_OUTCOMES: tuple[tuple[Roll, Fraction], ...] = tuple(
-    (Roll(a, b), Fraction(1 if a == b else 2, 36)) for a in range(6, 0, -1) for b in range(a, 0, -1)
+    (_ROLL_OF[a, b], Fraction(1 if a == b else 2, 36))
+    for a in range(6, 0, -1)
+    for b in range(a, 0, -1)
 )
 _OPENING_ROLLS: tuple[Action, ...] = tuple(r for r, _ in OPENING_OUTCOMES)
 _ROLLS: tuple[Action, ...] = tuple(r for r, _ in ROLL_OUTCOMES)
+#: the outcome of two rolled faces: at the opening as rolled, later high die first
+_OPENING_FACES: dict[Any, Roll] = dict(_ROLL_OF)
+_LATER_FACES: dict[Any, Roll] = {(a, b): _ROLL_OF[max(a, b), min(a, b)] for a, b in _ROLL_OF}
+#: the legal outcomes by identity (the interned rolls above), so that ``apply`` checks
+#: a roll made by ``outcome_from_dice`` or listed by ``legal_actions`` with one lookup
+_OPENING_IDS: dict[int, Roll] = {id(r): r for r in _ROLL_OF.values()}
+_LATER_IDS: dict[int, Roll] = {id(r): r for r, _ in ROLL_OUTCOMES}
+
+
+@cache
+def _legal_plays() -> type[LegalPlays]:
+    """``fast.LegalPlays``, imported on first use (numba loads with it)."""
+    from dicehall.games.backgammon.fast import LegalPlays
+
+    return LegalPlays
 
 
 def single_steps(mine: Sequence[int], theirs: Sequence[int], die: int) -> list[Step]:
@@ -349,7 +370,27 @@ class BackgammonState(State[Action]):
     resign_level: int = 0  # the level offered while pending is RESIGN_DECISION
     resign_refused: int = 0  # the highest level refused this turn (offers must go higher)
     history: tuple[tuple[int, int], ...] = ()  # (winner, points) of each finished game
-    _cache: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    # what is worked out from the position (legal plays); never passed on or copied
+    _cache: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    # After a play, ``board`` is made only when it is asked for: the state holds
+    # ``_src = (rows, i)``, the kernel's row of the play that led here (the board
+    # after it, from the mover's side: this state's board swapped), and its own
+    # plays are generated from that row. ``__getattr__`` turns it into tuples once.
+
+    if not TYPE_CHECKING:  # (hidden from mypy, which would accept any attribute then)
+
+        def __getattr__(self, name: str) -> Any:
+            # called only for a missing attribute: the lazy board, or an AttributeError
+            if name == "board":
+                src = self.__dict__.get("_src")
+                if src is not None:
+                    from dicehall.games.backgammon.fast import board_of_row
+
+                    board = board_of_row(src[0], src[1], True)
+                    self.__dict__["board"] = board
+                    return board
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def _next(self, **changes: Any) -> BackgammonState:
         """This state with ``changes``, sharing nothing cached (``dataclasses.replace``
@@ -359,6 +400,10 @@ class BackgammonState(State[Action]):
         fields.update(self.__dict__)
         fields.pop("_plays", None)  # the cached_property of this state's plays
         fields["_cache"] = {}
+        if "board" in changes:
+            fields.pop("_src", None)
+        elif "_src" in changes:
+            fields.pop("board", None)
         fields.update(changes)
         return new
 
@@ -438,6 +483,12 @@ class BackgammonState(State[Action]):
         return level * self.cube_value
 
     # -- protocol -------------------------------------------------------
+    def is_terminal(self) -> bool:
+        return self.winner is not None
+
+    def is_chance_node(self) -> bool:
+        return self.dice is None and self.winner is None and not self.pending
+
     def current_player(self) -> int:
         if self.winner is not None:
             return TERMINAL
@@ -458,22 +509,25 @@ class BackgammonState(State[Action]):
         return 2 if self.current_player() == CHANCE else 0
 
     def outcome_from_dice(self, faces: Sequence[int]) -> Roll:
-        a, b = faces
-        return Roll(a, b) if self.opening else Roll(max(a, b), min(a, b))
+        """The roll two rolled ``faces`` (1..6) make: as rolled at the opening (seat 0's
+        die first), high die first later; raises ``ValueError`` for other faces."""
+        try:
+            return (_OPENING_FACES if self.opening else _LATER_FACES)[tuple(faces)]
+        except (KeyError, TypeError):
+            raise ValueError(f"two dice faces 1..6 are rolled here, not {faces!r}") from None
 
     @property
     def _legal(self) -> LegalPlays:
         """The compiled kernel's plays (``fast.LegalPlays``), made lazily into objects.
 
-        Kept in ``_cache`` (a plain dict: cheaper than ``cached_property``). The
-        compact board comes from the state before when it passed it on there, so a
-        game played through ``apply`` converts no board tuples."""
+        Kept in ``_cache`` (a plain dict: cheaper than ``cached_property``). After a
+        play the kernel reads the position from the row of the play before
+        (``_src``), so a game played through ``apply`` converts no board tuples."""
         legal: LegalPlays | None = self._cache.get("legal")
         if legal is None:
-            from dicehall.games.backgammon.fast import LegalPlays
-
             assert self.dice is not None
-            legal = LegalPlays(self._cache.get("array"), self.board, self.dice)
+            src = self.__dict__.get("_src")
+            legal = _legal_plays()(src, None if src is not None else self.board, self.dice)
             self._cache["legal"] = legal
         return legal
 
@@ -512,12 +566,24 @@ class BackgammonState(State[Action]):
         return [*self._legal, *offers] if offers else self._legal
 
     def apply(self, action: Action) -> BackgammonState:
+        legal = self._cache.get("legal")
+        if legal is not None:
+            # a checker play whose plays are listed: one of them, by identity, is
+            # applied from the kernel's row (no second validation in Python)
+            i = legal._ids.get(id(action))
+            if i is not None and legal._items[i] is action:
+                if legal.finishes(i):
+                    return self._after_play(legal.board(i))
+                return self._after_play(None, (legal.rows(), i))
         player = self.current_player()
         if player == TERMINAL:
             raise GameOverError(str(action))
         if player == CHANCE:
-            # a roll is checked by its range (the outcomes are every pair of faces,
-            # high die first after the opening), not by listing the outcomes
+            # a roll is checked by identity (the game's own rolls) or by its range (the
+            # outcomes are every pair of faces, high die first after the opening), not
+            # by listing the outcomes
+            if (_OPENING_IDS if self.opening else _LATER_IDS).get(id(action)) is action:
+                return self._after_roll(action)
             if not (
                 isinstance(action, Roll)
                 and 1 <= action.first <= 6
@@ -537,7 +603,9 @@ class BackgammonState(State[Action]):
         legal = self._legal
         i = legal.find(action)
         if i is not None:  # one of legal_actions(): its position is known
-            return self._after_play(legal.board(i), legal.swapped_array(i))
+            if legal.finishes(i):
+                return self._after_play(legal.board(i))
+            return self._after_play(None, (legal.rows(), i))
         # another order of steps reaching a legal position is the same play
         after = self.board_after(action.steps)
         if after is None or after not in self._plays:
@@ -655,15 +723,22 @@ class BackgammonState(State[Action]):
             turn, dice = started
             board = self.board if turn == self.turn else (self.board[1], self.board[0])
             return self._next(board=board, turn=turn, dice=dice, opening=False)
-        array = self._cache.get("array")
-        return self._next(
-            dice=(roll.first, roll.second), _cache={} if array is None else {"array": array}
-        )
+        return self._next(dice=(roll.first, roll.second))
 
-    def _after_play(self, after: Board, swapped: Any = None) -> BackgammonState:
-        """The state after a play reaching ``after``; ``swapped`` is its compact board
-        from the opponent's side when the kernel already has it (passed on in
-        ``_cache``, so the next turn's plays need no conversion)."""
+    def _after_play(self, after: Board | None, src: Any = None) -> BackgammonState:
+        """The state after a play reaching ``after``, or (when the game goes on) the
+        kernel's row ``src = (rows, i)`` of that play, from which the next state makes
+        its board when asked and its plays (see ``__getattr__``)."""
+        if after is None:
+            if self.game.extended:
+                return self._next(
+                    turn=1 - self.turn,
+                    dice=None,
+                    resign_refused=0,
+                    _src=src,
+                    pending=CUBE_DECISION,
+                )
+            return self._next(turn=1 - self.turn, dice=None, resign_refused=0, _src=src)
         mine, theirs = after
         if mine[OFF] == CHECKERS:
             level = 1
@@ -674,11 +749,7 @@ class BackgammonState(State[Action]):
                     level = 3
             return self._next(board=after)._end_game(self.turn, self.game_points(level))
         following = self._next(
-            board=(theirs, mine),
-            turn=1 - self.turn,
-            dice=None,
-            resign_refused=0,
-            _cache={} if swapped is None else {"array": swapped},
+            board=(theirs, mine), turn=1 - self.turn, dice=None, resign_refused=0
         )
         if self.game.extended:
             return following._next(pending=CUBE_DECISION)

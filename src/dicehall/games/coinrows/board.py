@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
-from typing import NamedTuple
+from functools import cache
+from typing import Any, NamedTuple, overload
 
 SIZE = 7
 COLUMNS = "abcdefg"
@@ -168,6 +169,10 @@ Action = Decision | Roll | Capture | Move
 ALL_ROLLS: tuple[tuple[Roll, Fraction], ...] = tuple(
     (Roll(a, b), Fraction(1 if a == b else 2, 36)) for a in range(1, 7) for b in range(a, 7)
 )
+#: the roll two dice make, in either order: ``ROLL_OF[a, b]``, one object per roll
+ROLL_OF: dict[tuple[int, int], Roll] = {
+    (a, b): roll for roll, _ in ALL_ROLLS for a, b in ((roll.low, roll.high), (roll.high, roll.low))
+}
 
 
 # -- move generation ------------------------------------------------------------
@@ -199,15 +204,21 @@ def move_candidates(board: Board, seat: int, roll: Roll) -> dict[Move, int]:
     ['a7-a5', 'a7-a6', 'a7-a6 b7-b6', 'b7-b5', 'b7-b6']
     """
     found: dict[tuple[Step, ...], int] = {}
-    for steps, pips in _candidate_steps(board, seat, roll, partial=True):
+    for steps, pips in _candidate_steps(own_coins(board, seat), roll, partial=True):
         found.setdefault(steps, pips)
     return {Move(steps): pips for steps, pips in found.items()}
 
 
+def own_coins(board: Board, seat: int) -> tuple[tuple[int, int], ...]:
+    """(column, row) of each of ``seat``'s coins: all that his moves depend on."""
+    return tuple(
+        (c, coin.row) for c, coin in enumerate(board) if coin is not None and coin.owner == seat
+    )
+
+
 def _candidate_steps(
-    board: Board, seat: int, roll: Roll, *, partial: bool
+    own: Sequence[tuple[int, int]], roll: Roll, *, partial: bool
 ) -> list[tuple[tuple[Step, ...], int]]:
-    own = [(c, coin.row) for c, coin in enumerate(board) if coin is not None and coin.owner == seat]
     dice = {roll.total, roll.low, roll.high}
     reach = {(row, die): _reach(row, die) for _, row in own for die in dice}
     out: list[tuple[tuple[Step, ...], int]] = []
@@ -234,11 +245,124 @@ def legal_moves(board: Board, seat: int, roll: Roll) -> list[Move]:
     >>> [str(m) for m in legal_moves(START_BOARD, 0, Roll(1, 2))][:3]
     ['c1-c2 d1-d3', 'c1-c2 e1-e3', 'c1-c2 f1-f3']
     """
-    candidates = _candidate_steps(board, seat, roll, partial=False)
-    if not candidates:
-        return []
-    best = max(pips for _, pips in candidates)
-    return [Move(steps) for steps in sorted({steps for steps, pips in candidates if pips == best})]
+    return list(moves_of(own_coins(board, seat), roll.low, roll.high))
+
+
+def moves_of(own: tuple[tuple[int, int], ...], low: int, high: int) -> LegalMoves:
+    """``legal_moves`` of the coins ``own`` ((column, row) each) and the roll
+    ``low``-``high``, as a lazy ``LegalMoves``. Not memoised: positions seldom recur
+    in a game, and a large table of moves costs more in garbage collection than it
+    saves.
+
+    The candidates are those of ``_candidate_steps(own, roll, partial=False)``; only
+    the ones that move the most squares are kept, and each pair of rows is looked up
+    in ``_pair_moves`` instead of walked again.
+    """
+    total = low + high
+    best = 0
+    found: list[tuple[Step, ...]] = []
+    for c, row in own:
+        for to, pips in _REACH[row][total]:
+            if pips >= best:
+                if pips > best:
+                    best, found = pips, []
+                found.append(((c, row, to),))
+    for i, (c1, r1) in enumerate(own):
+        for c2, r2 in own[i + 1 :]:
+            pips, targets = _pair_moves(r1, r2, low, high)
+            if pips >= best:
+                if pips > best:
+                    best, found = pips, []
+                found += [((c1, r1, t1), (c2, r2, t2)) for t1, t2 in targets]
+    return LegalMoves(tuple(sorted(set(found))))
+
+
+@cache
+def _pair_moves(r1: int, r2: int, low: int, high: int) -> tuple[int, tuple[tuple[int, int], ...]]:
+    """The most squares two coins on rows ``r1`` and ``r2`` move with one die each of
+    ``low``-``high`` (either die to either coin, each up or down), and the
+    destinations ``(t1, t2)`` that move that many (7 x 7 x 21 entries at most)."""
+    orders = ((low, high),) if low == high else ((low, high), (high, low))
+    best = 0
+    found: list[tuple[int, int]] = []
+    for d1, d2 in orders:
+        for t1, p1 in _REACH[r1][d1]:
+            for t2, p2 in _REACH[r2][d2]:
+                if p1 + p2 >= best:
+                    if p1 + p2 > best:
+                        best, found = p1 + p2, []
+                    found.append((t1, t2))
+    return best, tuple(found)
+
+
+class LegalMoves(Sequence[Move]):
+    """The legal moves of a roll: an immutable sequence of ``Move`` made from their
+    steps only when looked at (a player picks one of them; most are never read).
+
+    Equal to a list of the same moves, in the same order; ``in`` and ``index`` find
+    a move by its steps.
+    """
+
+    __slots__ = ("_items", "_keys", "_steps")
+
+    def __init__(self, steps: tuple[tuple[Step, ...], ...]) -> None:
+        self._steps = steps
+        self._items: list[Move | None] = [None] * len(steps)
+        self._keys: dict[tuple[Step, ...], int] | None = None
+
+    def __len__(self) -> int:
+        return len(self._steps)
+
+    @overload
+    def __getitem__(self, i: int) -> Move: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[Move]: ...
+
+    def __getitem__(self, i: int | slice) -> Move | list[Move]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self._steps)))]
+        move = self._items[i]
+        if move is None:
+            move = Move(self._steps[i])
+            self._items[i] = move
+        return move
+
+    def find(self, move: object) -> int | None:
+        """The index of ``move`` (by identity, else by its steps), or None."""
+        for j, made in enumerate(self._items):
+            if made is move:
+                return j
+        if not isinstance(move, Move):
+            return None
+        if self._keys is None:
+            self._keys = {steps: j for j, steps in enumerate(self._steps)}
+        return self._keys.get(move.steps)
+
+    def __contains__(self, value: object) -> bool:
+        return self.find(value) is not None
+
+    def index(self, value: Any, start: int = 0, stop: int | None = None) -> int:
+        found = self.find(value)
+        if found is not None and start <= found < (len(self) if stop is None else stop):
+            return found
+        raise ValueError(f"{value!r} is not one of the legal moves")
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Sequence) and not isinstance(other, (str, bytes)):
+            return len(other) == len(self) and all(a == b for a, b in zip(self, other, strict=True))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return repr(list(self))
+
+
+#: ``_REACH[row][die]``: ``_reach(row, die)`` for every row and every die or total
+_REACH: tuple[tuple[tuple[tuple[int, int], ...], ...], ...] = tuple(
+    tuple(tuple(_reach(row, die)) for die in range(13)) for row in range(SIZE)
+)
 
 
 def apply_move(board: Board, move: Move) -> Board:
@@ -273,14 +397,29 @@ def coins_in_row(board: Board, row: int) -> tuple[int, ...]:
 
 def capture_options(board: Board, rule: str) -> list[Capture]:
     """Every capture allowed on ``board`` under the ``row`` or ``adjacent`` rule."""
+    return list(captures_of(rows_of(board), rule))
+
+
+def rows_of(board: Board) -> tuple[int, ...]:
+    """The row of the coin in each column (-1 for an empty column): all that the
+    captures depend on."""
+    return tuple(-1 if coin is None else coin.row for coin in board)
+
+
+def captures_of(rows: tuple[int, ...], rule: str) -> tuple[Capture, ...]:
+    """``capture_options`` of a board given by ``rows_of``."""
     out = []
+    by_row: list[list[int]] = [[] for _ in range(SIZE)]
+    for c, r in enumerate(rows):
+        if r >= 0:
+            by_row[r].append(c)
     for row in CAPTURE_ROWS:
-        columns = coins_in_row(board, row)
+        columns = tuple(by_row[row])
         if rule == "adjacent":
             out += [Capture(row, run) for run in row_runs(columns) if len(run) >= 2]
         elif len(columns) >= 2:
             out.append(Capture(row, columns))
-    return out
+    return tuple(out)
 
 
 class Phase(Enum):

@@ -24,9 +24,8 @@ A turn runs through the phases of the rules:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from fractions import Fraction
-from functools import cached_property
 from typing import Any
 
 from dicehall.core.errors import GameOverError
@@ -42,6 +41,7 @@ from dicehall.games.coinrows.board import (
     MARKS,
     OPENING_COINS,
     ROLL,
+    ROLL_OF,
     SIZE,
     START_BOARD,
     Action,
@@ -50,18 +50,23 @@ from dicehall.games.coinrows.board import (
     Coin,
     Decision,
     Ending,
+    LegalMoves,
     Move,
     Phase,
     Roll,
     Step,
     apply_move,
     capture_options,
+    captures_of,
     coins_in_row,
     destination,
     legal_moves,
     move_candidates,
+    moves_of,
+    own_coins,
     parse_square,
     row_runs,
+    rows_of,
     square_name,
 )
 
@@ -240,6 +245,12 @@ class CoinRowsState(State[Action]):
     ended_by: int | None = None
 
     # -- protocol -------------------------------------------------------
+    def is_terminal(self) -> bool:
+        return self.phase is Phase.OVER
+
+    def is_chance_node(self) -> bool:
+        return self.phase is Phase.DICE
+
     def current_player(self) -> int:
         if self.phase is Phase.OVER:
             return TERMINAL
@@ -257,39 +268,59 @@ class CoinRowsState(State[Action]):
         return 2 if self.phase is Phase.DICE else 0
 
     def outcome_from_dice(self, faces: Sequence[int]) -> Roll:
-        a, b = faces
-        return Roll.of(a, b)
+        """The roll two rolled ``faces`` (1..6, either order) make; ``ValueError`` for
+        other faces."""
+        try:
+            return ROLL_OF[tuple(faces)]  # type: ignore[index]
+        except (KeyError, TypeError):
+            raise ValueError(f"two dice faces 1..6 are rolled here, not {faces!r}") from None
 
-    @cached_property
-    def _legal(self) -> list[Action]:
-        if self.phase is Phase.OVER:
-            return []
-        if self.phase is Phase.DICE:
-            return [roll for roll, _ in ALL_ROLLS]
-        if self.phase is Phase.B:
+    @property
+    def _legal(self) -> Sequence[Action]:
+        """The legal actions, worked out once (kept in the instance, as a cached
+        property would, without its lock)."""
+        legal: Sequence[Action] | None = self.__dict__.get("_legal_list")
+        if legal is not None:
+            return legal
+        phase = self.phase
+        if phase is Phase.OVER:
+            legal = ()
+        elif phase is Phase.DICE:
+            legal = _ROLLS
+        elif phase is Phase.B:
             assert self.last_roll is not None
-            return list(legal_moves(self.board, self.turn, self.last_roll))
-        actions: list[Action] = [ROLL]
-        actions += capture_options(self.board, self.capture_rule)
-        if self.game.options["leaving"]:
-            actions.append(LEAVE)
-        return actions
+            legal = moves_of(
+                own_coins(self.board, self.turn), self.last_roll.low, self.last_roll.high
+            )
+        else:
+            captures = captures_of(rows_of(self.board), self.capture_rule)
+            leave = (LEAVE,) if self.game.options["leaving"] else ()
+            legal = (ROLL, *captures, *leave)
+        self.__dict__["_legal_list"] = legal
+        return legal
 
-    @cached_property
-    def _legal_set(self) -> frozenset[Action]:
-        return frozenset(self._legal)
+    def legal_actions(self) -> Sequence[Action]:
+        """The legal actions: in Phase B the moves of the roll (a lazy, immutable
+        ``LegalMoves``: each ``Move`` is made when it is looked at), else a list."""
+        legal = self._legal
+        return legal if isinstance(legal, LegalMoves) else list(legal)
 
-    def legal_actions(self) -> list[Action]:
-        return list(self._legal)
+    def _is_legal(self, action: Action) -> bool:
+        legal = self._legal
+        if isinstance(legal, LegalMoves):
+            return legal.find(action) is not None
+        for a in legal:
+            if a is action:  # one of legal_actions() itself
+                return True
+        try:
+            return action in legal
+        except TypeError:  # not comparable, so certainly not one of ours
+            return False
 
     def apply(self, action: Action) -> CoinRowsState:
         if self.phase is Phase.OVER:
             raise GameOverError(str(action))
-        try:
-            legal = action in self._legal_set
-        except TypeError:  # not even hashable, so certainly not one of ours
-            legal = False
-        if not legal:
+        if not self._is_legal(action):
             raise self.illegal(self._text_or_str(action), self._why_not(action))
         if isinstance(action, Roll):
             return self._after_roll(action)
@@ -317,10 +348,14 @@ class CoinRowsState(State[Action]):
 
     # -- transitions ----------------------------------------------------
     def _replace(self, **changes: Any) -> CoinRowsState:
-        # what dataclasses.replace does, without its per-call introspection (hot in search)
-        values = {name: getattr(self, name) for name in _STATE_FIELDS}
+        """What ``dataclasses.replace`` does, without its introspection and ``__init__``
+        (hot in play and search): a copy of the fields with ``changes``, nothing cached."""
+        values = self.__dict__.copy()
+        values.pop("_legal_list", None)
         values.update(changes)
-        return CoinRowsState(**values)
+        new = object.__new__(CoinRowsState)
+        object.__setattr__(new, "__dict__", values)
+        return new
 
     def _after_roll(self, roll: Roll) -> CoinRowsState:
         # a player with a coin on the board can always move it (at least one square)
@@ -484,8 +519,9 @@ class CoinRowsState(State[Action]):
         )
 
 
-#: the dataclass fields of a state, in order (for the fast ``_replace``)
-_STATE_FIELDS = tuple(f.name for f in fields(CoinRowsState))
+assert not hasattr(CoinRowsState, "__post_init__"), "_replace would skip it"
+#: the chance outcomes, in ``chance_outcomes()`` order
+_ROLLS: tuple[Action, ...] = tuple(roll for roll, _ in ALL_ROLLS)
 
 
 # The board module's names are re-exported (most callers import them from here).

@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from itertools import combinations, permutations, product
+from itertools import combinations, combinations_with_replacement, permutations, product
 
 Dice = tuple[int, ...]
 
@@ -373,6 +373,37 @@ def matching_score(mine: Sequence[int], theirs: Sequence[int]) -> int:
     5
     """
     return _matching_points(_check(mine), _check(theirs))
+
+
+#: every sorted hand of four dice, in the order of the matching table
+HANDS: tuple[Dice, ...] = tuple(combinations_with_replacement(range(1, 7), 4))
+
+
+def matching_points_table() -> str:
+    """``matching_score`` of every pair of sorted hands, one digit per pair: the digit
+    at ``126 * i + j`` is the score of ``HANDS[i]`` against ``HANDS[j]``.
+
+    The search takes about a second for all 15,876 pairs, so the rules read the table
+    from ``matching_table.py``, which this makes (a test checks it)::
+
+        python -c "from dicehall.games.whitedie.challenges import write_matching_table
+        write_matching_table()"
+    """
+    return "".join(str(_matching_points(a, b)) for a in HANDS for b in HANDS)
+
+
+def write_matching_table() -> None:
+    """Write ``matching_table.py`` next to this module (see ``matching_points_table``)."""
+    from pathlib import Path
+
+    table = matching_points_table()
+    rows = "\n".join(f'    "{table[i : i + 84]}"' for i in range(0, len(table), 84))
+    text = (
+        '"""The Matching points of every pair of sorted hands (``challenges.HANDS``), one\n'
+        "digit per pair, made by ``challenges.write_matching_table()`` (do not edit).\n"
+        '"""\n\nPOINTS = (\n' + rows + "\n)\n"
+    )
+    Path(__file__).with_name("matching_table.py").write_text(text, encoding="utf-8")
 
 
 @cache

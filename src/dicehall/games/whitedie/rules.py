@@ -15,9 +15,10 @@ happen by themselves: a side is only asked when it has a legal placement.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import MISSING, dataclass, field, fields
 from fractions import Fraction
 from functools import cache
+from itertools import product
 from typing import Any
 
 from dicehall.core.errors import GameOverError
@@ -51,16 +52,17 @@ from dicehall.games.whitedie.board import (
 from dicehall.games.whitedie.challenges import (
     CHALLENGES,
     EMPTY_GRID,
+    HANDS,
     POKER_CHARTS,
     Dice,
     Grid,
     challenge_score,
     claim,
-    matching_score,
     placement_tuple,
     placements,
     tictactoe_score,
 )
+from dicehall.games.whitedie.matching_table import POINTS as MATCHING_POINTS
 
 
 @cache
@@ -85,6 +87,29 @@ def _five_dice_outcomes(turn: bool) -> tuple[tuple[Action, Fraction], ...]:
     for white in range(2 if turn else 1, 7):
         out += [(Roll(d, white), p / 6) for d, p in multiset_outcomes(4)]
     return tuple(out)
+
+
+@cache
+def _outcome_table(kind: str | int) -> tuple[dict[tuple[int, ...], Roll], dict[int, Roll]]:
+    """The outcome of every tuple of rolled faces at one kind of chance node, each
+    outcome one shared ``Roll``, and those outcomes by identity (what ``apply``
+    checks a roll against with one lookup).
+
+    ``kind`` is ``"start"`` (five dice to see who starts), ``"turn"`` (five dice at
+    a turn: a white 1 is one outcome) or a number of dice 1..4 (coloured dice only).
+    """
+    count = 5 if kind in ("start", "turn") else int(kind)
+    made: dict[Roll, Roll] = {}
+    faces: dict[tuple[int, ...], Roll] = {}
+    for rolled in product(range(1, 7), repeat=count):
+        if kind == "turn" and rolled[0] == 1:
+            roll = Roll((), 1)
+        elif kind in ("start", "turn"):
+            roll = Roll(tuple(sorted(rolled[1:])), rolled[0])
+        else:
+            roll = Roll(tuple(sorted(rolled)))
+        faces[rolled] = made.setdefault(roll, roll)
+    return faces, {id(r): r for r in made.values()}
 
 
 # -- the game ------------------------------------------------------------------
@@ -219,10 +244,16 @@ class WhiteDieState(State):
     _cache: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     # -- whose turn -----------------------------------------------------------
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def is_chance_node(self) -> bool:
+        return bool(self.rolling) or self.phase in _CHANCE_PHASES
+
     def current_player(self) -> int:
         if self.phase == OVER:
             return TERMINAL
-        if self.rolling or self.phase in (START, ROLL, OPPONENT_ROLL):
+        if self.rolling or self.phase in _CHANCE_PHASES:
             return CHANCE
         if self.phase == TICTACTOE:
             assert self.opponent is not None
@@ -253,13 +284,16 @@ class WhiteDieState(State):
 
     # -- chance ---------------------------------------------------------------
     def chance_dice(self) -> int:
-        if self.current_player() != CHANCE:
-            return 0
-        if self.phase in (START, ROLL):
-            return 5
-        if self.phase == OPPONENT_ROLL:
-            return 4
-        return self.rolling
+        if self.rolling:
+            return self.rolling
+        return _CHANCE_PHASES.get(self.phase, 0)
+
+    def _chance_kind(self) -> str | int:
+        """Which ``_outcome_table`` this chance node's outcomes come from."""
+        if self.rolling:
+            return self.rolling
+        phase = self.phase
+        return "start" if phase == START else "turn" if phase == ROLL else 4
 
     def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
         if self.current_player() != CHANCE:
@@ -283,15 +317,12 @@ class WhiteDieState(State):
 
     def outcome_from_dice(self, faces: Sequence[int]) -> Roll:
         """The outcome of rolled ``faces``; at a five-dice roll the first is the white die."""
-        faces = tuple(int(f) for f in faces)
-        if len(faces) != self.chance_dice() or any(not 1 <= f <= 6 for f in faces):
-            raise ValueError(f"expected {self.chance_dice()} faces 1..6, got {faces}")
-        if self.phase in (START, ROLL):
-            white, rest = faces[0], tuple(sorted(faces[1:]))
-            if self.phase == ROLL and white == 1:
-                return Roll((), 1)
-            return Roll(rest, white)
-        return Roll(tuple(sorted(faces)))
+        if self.phase == OVER or not self.is_chance_node():
+            raise ValueError(f"expected 0 faces 1..6, got {tuple(faces)}: this is no chance node")
+        roll = _outcome_table(self._chance_kind())[0].get(tuple(faces))
+        if roll is None:
+            raise ValueError(f"expected {self.chance_dice()} faces 1..6, got {tuple(faces)}")
+        return roll
 
     # -- decisions ------------------------------------------------------------
     def legal_actions(self) -> list[Action]:
@@ -316,7 +347,7 @@ class WhiteDieState(State):
         if self.phase == MATCH_LAST:
             return [_STAND, *_rerolls(self.dice, 1)]
         if self.phase == TICTACTOE:
-            return [Place(v, sq) for v, sq in self.placements(self.side)]
+            return [_PLACES[v][sq] for v, sq in _placements_of(self, self.side)]
         raise AssertionError(f"unknown phase {self.phase}")
 
     def is_legal(self, action: Action) -> bool:
@@ -325,6 +356,8 @@ class WhiteDieState(State):
         if player == TERMINAL:
             return False
         if player == CHANCE:
+            if _outcome_table(self._chance_kind())[1].get(id(action)) is action:
+                return True  # one of the outcomes themselves (outcome_from_dice's)
             return isinstance(action, Roll) and self._is_outcome(action)
         # the common decisions are checked against the same tables legal_actions()
         # is built from, without making and hashing every action
@@ -351,9 +384,15 @@ class WhiteDieState(State):
 
     # -- transitions ----------------------------------------------------------
     def apply(self, action: Action) -> WhiteDieState:
-        player = self.current_player()
-        if player == TERMINAL:
+        phase = self.phase
+        if phase == OVER:
             raise GameOverError(str(action))
+        # at a chance node: one of the outcomes themselves (outcome_from_dice's), by identity
+        if (self.rolling or phase in _CHANCE_PHASES) and _OUTCOME_IDS[self._chance_kind()].get(
+            id(action)
+        ) is action:
+            return self._after_roll(action)
+        player = self.current_player()
         if not self.is_legal(action):
             if player == CHANCE:
                 raise self.illegal(str(action), f"{self.chance_dice()} dice must be rolled now")
@@ -366,8 +405,8 @@ class WhiteDieState(State):
             return self._after_place(action)
         if isinstance(action, Stand):
             if self.phase == MATCH_LAST:
-                return self._score(matching_score(self.dice, self.opponent_dice))
-            return self._score(challenge_score(self.white, self.dice, self.game.poker_chart))
+                return self._score(_matching_points(self.dice, self.opponent_dice))
+            return self._score(_challenge_points(self.white, self.dice, self.game.poker_chart))
         assert isinstance(action, Reroll)
         mine = self.opponent_dice if self.phase == MATCH_OPPONENT else self.dice
         kept = remove(mine, action.values)
@@ -392,36 +431,49 @@ class WhiteDieState(State):
                 if self.leads(self.turn):
                     return self._next_turn(self.scores, None)
                 return self  # behind: he ignores the roll and rolls all five again
-            state = _replace(self, white=roll.white, dice=roll.dice)
             if roll.white in (2, 5, 6):
-                return _replace(state, phase=REROLL, rerolls_left=2)
+                return _replace(
+                    self, white=roll.white, dice=roll.dice, phase=REROLL, rerolls_left=2
+                )
             if len(self.scores) == 2:
-                return _replace(state, phase=OPPONENT_ROLL, opponent=1 - self.turn)
-            return _replace(state, phase=CHOOSE)
+                return _replace(
+                    self,
+                    white=roll.white,
+                    dice=roll.dice,
+                    phase=OPPONENT_ROLL,
+                    opponent=1 - self.turn,
+                )
+            return _replace(self, white=roll.white, dice=roll.dice, phase=CHOOSE)
         if self.phase == OPPONENT_ROLL:
             return self._after_opponent_roll(roll.dice)
         # a reroll
         new = tuple(sorted(self.kept + roll.dice))
-        state = _replace(self, rolling=0, kept=())
         if self.phase == REROLL:
-            state = _replace(state, dice=new)
+            state = _replace(self, rolling=0, kept=(), dice=new)
             if state.rerolls_left == 0:
-                return state._score(challenge_score(self.white, new, self.game.poker_chart))
+                return state._score(_challenge_points(self.white, new, self.game.poker_chart))
             return state
         if self.phase == MATCH_PLAYER:
-            return _replace(state, dice=new, phase=MATCH_OPPONENT)
+            return _replace(self, rolling=0, kept=(), dice=new, phase=MATCH_OPPONENT)
         if self.phase == MATCH_OPPONENT:
-            return _replace(state, opponent_dice=new, phase=MATCH_LAST)
+            return _replace(self, rolling=0, kept=(), opponent_dice=new, phase=MATCH_LAST)
         assert self.phase == MATCH_LAST
-        state = _replace(state, dice=new)
-        return state._score(matching_score(new, self.opponent_dice))
+        state = _replace(self, rolling=0, kept=(), dice=new)
+        return state._score(_matching_points(new, self.opponent_dice))
 
     def _after_opponent_roll(self, dice: Dice) -> WhiteDieState:
-        state = _replace(self, opponent_dice=dice)
         if self.white == 4:
-            return _replace(state, phase=MATCH_PLAYER)
-        start = _replace(state, phase=TICTACTOE, grid=EMPTY_GRID, side=PLAYER_SIDE)
-        return start._next_side()
+            return _replace(self, opponent_dice=dice, phase=MATCH_PLAYER)
+        return _handover(
+            self,
+            EMPTY_GRID,
+            self.dice,
+            dice,
+            PLAYER_SIDE,
+            phase=TICTACTOE,
+            grid=EMPTY_GRID,
+            opponent_dice=dice,
+        )
 
     def _after_place(self, place: Place) -> WhiteDieState:
         grid = list(self.grid)
@@ -429,22 +481,19 @@ class WhiteDieState(State):
         if self.side == PLAYER_SIDE:
             dice = remove(self.dice, (place.value,))
             assert dice is not None
-            state = _replace(self, grid=tuple(grid), dice=dice)
-        else:
-            opp = remove(self.opponent_dice, (place.value,))
-            assert opp is not None
-            state = _replace(self, grid=tuple(grid), opponent_dice=opp)
-        return state._next_side()
+            return _handover(
+                self, tuple(grid), dice, self.opponent_dice, self.side, grid=tuple(grid), dice=dice
+            )
+        opp = remove(self.opponent_dice, (place.value,))
+        assert opp is not None
+        return _handover(
+            self, tuple(grid), self.dice, opp, self.side, grid=tuple(grid), opponent_dice=opp
+        )
 
     def _next_side(self) -> WhiteDieState:
         """Hand tic-tac-toe to the other side; a side without a placement passes; when
         neither can place the empty squares are claimed and the player scores."""
-        other = 1 - self.side
-        for side in (other, self.side):
-            if self.placements(side):
-                return _replace(self, side=side)
-        grid = claim(self.grid, len(self.dice))
-        return _replace(self, grid=grid)._score(tictactoe_score(grid))
+        return _handover(self, self.grid, self.dice, self.opponent_dice, self.side)
 
     def _score(self, points: int) -> WhiteDieState:
         scores = list(self.scores)
@@ -462,11 +511,8 @@ class WhiteDieState(State):
 
     def _next_turn(self, scores: tuple[int, ...], result: ChallengeResult | None) -> WhiteDieState:
         if scores[self.turn] >= self.game.target:
-            return WhiteDieState(
-                self.game, scores, OVER, turn=self.turn, winner=self.turn, last=result
-            )
-        nxt = (self.turn + 1) % len(scores)
-        return WhiteDieState(self.game, scores, ROLL, turn=nxt, last=result)
+            return _fresh(self.game, scores, OVER, self.turn, result, winner=self.turn)
+        return _fresh(self.game, scores, ROLL, (self.turn + 1) % len(scores), result)
 
     def returns(self) -> list[float]:
         n = len(self.scores)
@@ -515,6 +561,12 @@ class WhiteDieState(State):
 
 
 _STAND = Stand()
+#: the chance phases and how many dice each rolls (a reroll: ``rolling`` dice)
+_CHANCE_PHASES: dict[str, int] = {START: 5, ROLL: 5, OPPONENT_ROLL: 4}
+#: ``_PLACES[v][sq]`` is ``Place(v, sq)``, made once
+_PLACES: tuple[tuple[Place, ...], ...] = tuple(
+    tuple(Place(v, sq) for sq in range(9)) for v in range(7)
+)
 #: the size of the rerolls each phase allows (None: any number of dice)
 _REROLL_SIZES: dict[str, int | None] = {
     REROLL: None,
@@ -524,9 +576,83 @@ _REROLL_SIZES: dict[str, int | None] = {
 }
 
 
+def _handover(
+    state: WhiteDieState,
+    grid: Grid,
+    dice: Dice,
+    opponent_dice: Dice,
+    last: int,
+    /,
+    **changes: Any,
+) -> WhiteDieState:
+    """``state`` with ``changes`` (which make its ``grid`` and both sides' dice these),
+    tic-tac-toe handed to the side after ``last``: a side without a placement passes;
+    when neither can place the empty squares are claimed and the player scores."""
+    for side in (1 - last, last):
+        held = dice if side == PLAYER_SIDE else opponent_dice
+        if placement_tuple(grid, _distinct(held), side == PLAYER_SIDE):
+            return _replace(state, side=side, **changes)
+    claimed = claim(grid, len(dice))
+    final = _replace(state, **{**changes, "grid": claimed, "side": last})
+    return final._score(tictactoe_score(claimed))
+
+
 def _placements_of(state: WhiteDieState, side: int) -> tuple[tuple[int, int], ...]:
     dice = state.dice if side == PLAYER_SIDE else state.opponent_dice
-    return placement_tuple(state.grid, tuple(sorted(set(dice))), side == PLAYER_SIDE)
+    return placement_tuple(state.grid, _distinct(dice), side == PLAYER_SIDE)
+
+
+@cache
+def _distinct(dice: Dice) -> Dice:
+    """The distinct values of a sorted hand, sorted (at most 209 hands)."""
+    return tuple(sorted(set(dice)))
+
+
+@cache
+def _challenge_points(white: int, dice: Dice, chart: str) -> int:
+    """``challenge_score`` of a sorted hand, once per (white, hand, chart)."""
+    return challenge_score(white, dice, chart)
+
+
+@cache
+def _hand_index() -> dict[Dice, int]:
+    """The position of each sorted hand in ``HANDS`` (and in the matching table)."""
+    return {hand: i for i, hand in enumerate(HANDS)}
+
+
+def _matching_points(mine: Dice, theirs: Dice) -> int:
+    """``matching_score`` of two sorted hands, read from the table of every pair
+    (``matching_table.POINTS``, which a test checks against the search)."""
+    index = _hand_index()
+    return int(MATCHING_POINTS[126 * index[mine] + index[theirs]])
+
+
+#: the chance outcomes by identity, per kind of chance node (see ``_outcome_table``)
+_OUTCOME_IDS: dict[str | int, dict[int, Roll]] = {
+    kind: _outcome_table(kind)[1] for kind in ("start", "turn", 1, 2, 3, 4)
+}
+#: the values of a state's fields that ``__init__`` would give by default
+_DEFAULTS: dict[str, Any] = {
+    f.name: f.default for f in fields(WhiteDieState) if f.default is not MISSING
+}
+
+
+def _fresh(
+    game: WhiteDie,
+    scores: tuple[int, ...],
+    phase: Phase,
+    turn: int,
+    last: ChallengeResult | None,
+    winner: int | None = None,
+) -> WhiteDieState:
+    """``WhiteDieState(game, scores, phase, turn=turn, last=last, winner=winner)``
+    without the dataclass ``__init__`` (a new turn starts on every challenge)."""
+    new = object.__new__(WhiteDieState)
+    values = _DEFAULTS.copy()
+    values.update(game=game, scores=scores, phase=phase, turn=turn, last=last, winner=winner)
+    values["_cache"] = {}
+    object.__setattr__(new, "__dict__", values)
+    return new
 
 
 _FIELDS = frozenset(f.name for f in fields(WhiteDieState))
