@@ -334,11 +334,23 @@ def main() -> None:
     parser.add_argument("--game", default="backgammon")
     parser.add_argument("--think", type=float, nargs=2, default=(0.5, 1.5))
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--url",
+        default=None,
+        help="load a server that is already running (for profiling it) instead of starting one",
+    )
+    parser.add_argument(
+        "--pid", type=int, default=None, help="with --url: the server's process, for its CPU"
+    )
     args = parser.parse_args()
     if args.ramp is None:
         args.ramp = args.games / 25
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    if args.url:
+        args.label = "external"
+        asyncio.run(measure(args, args.url.rstrip("/"), args.pid or os.getpid()))
+        return
     tmp = Path(tempfile.mkdtemp(prefix="dicehall-load-"))
     db = args.db or f"sqlite:///{tmp / 'load.sqlite3'}"
     if db.startswith("postgres"):

@@ -12,10 +12,12 @@ import json
 import logging
 import threading
 from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import anyio.to_thread
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
@@ -26,11 +28,12 @@ from dicehall.core.errors import DicehallError
 from dicehall.core.fairness import verify_record
 from dicehall.core.registry import game_class, registered_games
 from dicehall.server import accounts as accounts_module
+from dicehall.server import messages
 from dicehall.server import ratings as ratings_module
 from dicehall.server.limits import AddressLimiter, Limits, TokenBucket, clip
+from dicehall.server.messages import PROTOCOL_VERSION, dumps, error
 from dicehall.server.service import (
     OPTION_CAP,
-    PROTOCOL_VERSION,
     GameService,
     LiveGame,
     LogEntry,
@@ -290,7 +293,7 @@ class Hub:
         except Exception as exc:  # a broken view must not silence the game: say so
             log.exception("update of game %s failed", live.id)
             message = clip(f"the server could not draw the game: {exc}", 200)
-            plain = json.dumps(
+            plain = dumps(
                 {
                     "type": "error",
                     "v": PROTOCOL_VERSION,
@@ -365,12 +368,14 @@ def create_app(
     limits: Limits | None = None,
     bot_workers: int = 2,
     expire_every: float = 600.0,
+    threads: int = 64,
 ) -> FastAPI:
     """The dicehall web app on the database ``db`` (default: SQLite in the user data dir).
 
     Games load lazily (when first touched). On PostgreSQL the app listens for the changes
     other processes commit, so any number of processes can serve one database. Every
-    ``expire_every`` seconds abandoned games are expired (``GameService.expire``).
+    ``expire_every`` seconds abandoned games are expired (``GameService.expire``). Blocking
+    work (commits, folds) runs in ``threads`` threads.
     """
     limits = limits or Limits()
     store = store or Store(db, prefix=prefix)
@@ -383,6 +388,12 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         hub.loop = asyncio.get_running_loop()
+        # blocking calls (an act waits for its commit) run in threads: asyncio's default pool
+        # has min(32, cores + 4) of them, 6 on two cores, which capped how many commits could
+        # wait together; anyio's (the sync HTTP endpoints) has 40
+        io_pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="dicehall-io")
+        hub.loop.set_default_executor(io_pool)
+        anyio.to_thread.current_default_thread_limiter().total_tokens = threads
         stop = threading.Event()
         listener = threading.Thread(
             target=store.listen, args=(hub.on_remote, stop), name="dicehall-listen", daemon=True
@@ -674,9 +685,7 @@ def create_app(
                 raw = await ws.receive_text()
                 if len(raw) > limits.max_frame:  # uvicorn refuses bigger frames itself
                     conn.push(
-                        json.dumps(
-                            error("too_big", f"a message is at most {limits.max_frame} bytes")
-                        )
+                        dumps(error("too_big", f"a message is at most {limits.max_frame} bytes"))
                     )
                     await asyncio.sleep(0)
                     await ws.close(1009)
@@ -686,7 +695,7 @@ def create_app(
                     if conn.floods > limits.flood_errors:
                         await ws.close(1008, "too many messages")
                         break
-                    conn.push(json.dumps(error("rate_limited", "too many messages: slow down")))
+                    conn.push(dumps(error("rate_limited", "too many messages: slow down")))
                     continue
                 try:
                     reply = await _handle(conn, raw)
@@ -694,7 +703,7 @@ def create_app(
                     log.exception("websocket message failed")
                     reply = error("internal_error", clip(f"the server failed: {exc}", 200))
                 if reply is not None:
-                    conn.push(json.dumps(reply))
+                    conn.push(dumps(reply))
         except WebSocketDisconnect:
             pass
         except RuntimeError:  # the socket was closed under us
@@ -718,64 +727,32 @@ def create_app(
         except Exception:  # the client went away
             return
 
-    def error(code: str, message: str, request: Any = None, **extra: Any) -> dict[str, Any]:
-        out = {"type": "error", "v": PROTOCOL_VERSION, "code": code, "message": message}
-        if request is not None:
-            out["ref"] = request
-        out.update(extra)
-        return out
-
     async def _handle(conn: Connection, raw: str) -> dict[str, Any] | None:
+        """The answer to one client frame (None: the answer is the snapshot that follows)."""
         try:
-            msg = json.loads(raw)
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            return error("bad_json", f"the message is not valid JSON: {exc}")
-        if not isinstance(msg, dict):
-            return error("bad_message", 'a message must be a JSON object with a "type"')
-        ref = msg.get("ref")
-        if not (isinstance(ref, int) or (isinstance(ref, str) and len(ref) <= 40)):
-            ref = None  # a reference is echoed back: only short ones
-        kind = msg.get("type")
-        version = msg.get("v", PROTOCOL_VERSION)
-        if version != PROTOCOL_VERSION:
-            return error(
-                "unsupported_version",
-                f"this server speaks protocol version {PROTOCOL_VERSION}",
-                ref,
-            )
-        if kind == "ping":
+            msg = messages.envelope(raw)
+            typed = messages.validate(msg)
+        except messages.DecodeError as exc:
+            return exc.reply()
+        ref = typed.ref if typed is not None else None
+        if isinstance(typed, messages.PingMessage):
             return {"type": "pong", "v": PROTOCOL_VERSION, "ref": ref}
-        if kind == "join":
-            game_id = msg.get("game")
-            tokens = msg.get("tokens", [])
-            if not isinstance(game_id, str) or len(game_id) > 40:
-                return error("bad_message", 'join needs "game": the game id', ref)
-            if (
-                not isinstance(tokens, list)
-                or len(tokens) > limits.max_tokens
-                or not all(isinstance(t, str) and len(t) <= 100 for t in tokens)
-            ):
-                return error(
-                    "bad_message",
-                    f'"tokens" must be a list of at most {limits.max_tokens} seat tokens',
-                    ref,
-                )
+        if isinstance(typed, messages.JoinMessage):
             try:
-                seats = await asyncio.to_thread(_join_room, conn, game_id, tokens, ref)
+                seats = await asyncio.to_thread(_join_room, conn, typed.game, typed.tokens, ref)
             except ServiceError as exc:
                 return error(exc.code, exc.message, ref)
-            if tokens and not seats:
+            if typed.tokens and not seats:
                 return error("bad_token", "that token holds no seat here: you are watching", ref)
             return None
-        if kind == "act":
+        if isinstance(typed, messages.ActMessage):
             if conn.game_id is None:
                 return error("not_joined", "send a join message first", ref)
-            text = msg.get("text")
-            seq = msg.get("seq")
-            if not isinstance(text, str) or (seq is not None and not isinstance(seq, int)):
-                return error("bad_message", 'act needs "text" (string) and "seq" (int)', ref)
+            text = typed.text
             try:
-                new_seq = await asyncio.to_thread(service.act, conn.game_id, conn.seats, text, seq)
+                new_seq = await asyncio.to_thread(
+                    service.act, conn.game_id, conn.seats, text, typed.seq
+                )
             except ServiceError as exc:
                 extra = {"legal": exc.legal} if exc.legal else {}
                 return error(exc.code, exc.message, ref, **extra)
@@ -783,7 +760,7 @@ def create_app(
                 log.exception("act %r in game %s failed", clip(text, 60), conn.game_id)
                 return error("internal_error", clip(f"the server failed: {exc}", 200), ref)
             return {"type": "ok", "v": PROTOCOL_VERSION, "ref": ref, "seq": new_seq}
-        if kind == "resign":
+        if isinstance(typed, messages.ResignMessage):
             if conn.game_id is None:
                 return error("not_joined", "send a join message first", ref)
             try:
@@ -791,11 +768,12 @@ def create_app(
             except ServiceError as exc:
                 return error(exc.code, exc.message, ref)
             return {"type": "ok", "v": PROTOCOL_VERSION, "ref": ref, "resigned": seat}
-        return error(
-            "bad_message",
-            f"unknown message type {clip(str(kind), 30)!r}; expected join, act, resign or ping",
-            ref,
-        )
+        return messages.DecodeError(
+            messages.ErrorCode.BAD_MESSAGE,
+            f"unknown message type {clip(str(msg.get('type')), 30)!r}; expected join, act, "
+            "resign or ping",
+            messages.short_ref(msg.get("ref")),
+        ).reply()
 
     def _join_room(conn: Connection, game_id: str, tokens: list[str], ref: Any) -> list[int]:
         """Enter the game's room with its snapshot (worker thread; the game's lock held)."""
@@ -804,7 +782,7 @@ def create_app(
         with live.lock:
             snap = {"type": "snapshot", "v": PROTOCOL_VERSION, "ref": ref}
             snap.update(service.snapshot(live, seats))
-            hub.enter(conn, live, seats, json.dumps(snap))
+            hub.enter(conn, live, seats, dumps(snap))
             if live.row.status == "playing":
                 with contextlib.suppress(ServiceError):
                     service.wake(live)  # its process may have died: dice and bots go on

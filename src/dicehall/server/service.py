@@ -22,7 +22,6 @@ from the secret server seed.
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import random
 import secrets
@@ -51,6 +50,7 @@ from dicehall.core.record import Record
 from dicehall.core.registry import game_class, load_game
 from dicehall.server.bots import BotRunner, bot_seed, vetted_specs
 from dicehall.server.limits import Limits, clip
+from dicehall.server.messages import PROTOCOL_VERSION, dumps
 from dicehall.server.storage import (
     ActionRow,
     ConflictError,
@@ -60,11 +60,10 @@ from dicehall.server.storage import (
     Store,
     hash_token,
 )
-from dicehall.server.views import get_view
+from dicehall.server.views import get_view, legal_texts_and_view
 
 log = logging.getLogger("dicehall.server")
 
-PROTOCOL_VERSION = 1
 MODES = ("bot", "friend", "local")
 #: the largest value of an integer option that declares no maximum of its own
 OPTION_CAP = 100_000
@@ -950,8 +949,7 @@ class GameService:
         """The legal action texts and the board's move view of the seat to move (cached)."""
         if "legal" not in live.cache:
             view = get_view(live.row.game)
-            live.cache["legal"] = live.state.legal_texts()
-            live.cache["moves"] = view.legal_view(live.state)
+            live.cache["legal"], live.cache["moves"] = legal_texts_and_view(view, live.state)
         return live.cache["legal"], live.cache["moves"]
 
     def update_messages(
@@ -965,18 +963,18 @@ class GameService:
         lock (this runs in the committing thread, not in the event loop).
         """
         public = self.public(live)
-        out = {k: v for k, v in public.items() if k != "log"}
+        out = {k: v for k, v in public.items() if k not in ("log", "legal", "moves")}
         out["type"] = "update"
         out["v"] = PROTOCOL_VERSION
         out["entries"] = [e.to_dict() for e in entries]
-        out["legal"] = None
-        out["moves"] = None
-        plain = json.dumps(out)
+        # serialised once: the mover's message is the same object with two more fields
+        body = dumps(out)[:-1]
+        plain = body + ',"legal":null,"moves":null}'
         to_move = public["to_move"]
         if to_move is None or live.row.seats[to_move].kind != "human":
             return plain, None, None
-        out["legal"], out["moves"] = self._legal(live)
-        return plain, json.dumps(out), to_move
+        legal, moves = self._legal(live)
+        return plain, f'{body},"legal":{dumps(legal)},"moves":{dumps(moves)}}}', to_move
 
     # -- records, replays, rematches --------------------------------------
     def record(self, game_id: str) -> Record:
