@@ -37,12 +37,27 @@ def register(app: typer.Typer) -> None:
             float,
             typer.Option(help="HTTP requests and connections per second per address (0: off)"),
         ] = 20.0,
+        bot_processes: Annotated[
+            int,
+            typer.Option(
+                min=0,
+                max=64,
+                help="processes the bots think in, per server process (0: threads of the "
+                "server's own, which a thinking bot slows down)",
+            ),
+        ] = 2,
     ) -> None:
         """Serve the lobby and the boards at http://HOST:PORT/ (API docs at /docs)."""
         try:
             import uvicorn
 
-            from dicehall.server.app import ENV_ADDRESS_RATE, ENV_BOT_DELAY, ENV_DB, create_app
+            from dicehall.server.app import (
+                ENV_ADDRESS_RATE,
+                ENV_BOT_DELAY,
+                ENV_BOT_PROCESSES,
+                ENV_DB,
+                create_app,
+            )
             from dicehall.server.limits import Limits
             from dicehall.server.storage import default_url, normalise_url
         except ImportError as exc:  # pragma: no cover - depends on the install
@@ -76,10 +91,12 @@ def register(app: typer.Typer) -> None:
             "ws_per_message_deflate": False,
         }
         if workers == 1:
-            uvicorn.run(create_app(url, bot_delay=bot_delay, limits=limits), **common)
+            app = create_app(url, bot_delay=bot_delay, limits=limits, bot_processes=bot_processes)
+            uvicorn.run(app, **common)
             return
         # several processes: each builds its own app from these (uvicorn imports the factory)
         os.environ[ENV_DB] = url
         os.environ[ENV_BOT_DELAY] = str(bot_delay)
         os.environ[ENV_ADDRESS_RATE] = str(address_rate)
+        os.environ[ENV_BOT_PROCESSES] = str(bot_processes)
         uvicorn.run("dicehall.server.app:app_from_env", factory=True, workers=workers, **common)

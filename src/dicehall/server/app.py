@@ -346,16 +346,21 @@ class Hub:
 ENV_DB = "DICEHALL_DB"
 ENV_BOT_DELAY = "DICEHALL_BOT_DELAY"
 ENV_ADDRESS_RATE = "DICEHALL_ADDRESS_RATE"
+ENV_BOT_PROCESSES = "DICEHALL_BOT_PROCESSES"
 
 
 def app_from_env() -> FastAPI:
     """The app of one worker process of ``dicehall serve --workers N``, configured by the
-    ``DICEHALL_DB``, ``DICEHALL_BOT_DELAY`` and ``DICEHALL_ADDRESS_RATE`` variables."""
+    ``DICEHALL_DB``, ``DICEHALL_BOT_DELAY``, ``DICEHALL_ADDRESS_RATE`` and
+    ``DICEHALL_BOT_PROCESSES`` variables."""
     import os
 
     limits = Limits(address_rate=float(os.environ.get(ENV_ADDRESS_RATE, "20")))
     return create_app(
-        os.environ.get(ENV_DB), bot_delay=float(os.environ.get(ENV_BOT_DELAY, "0.4")), limits=limits
+        os.environ.get(ENV_DB),
+        bot_delay=float(os.environ.get(ENV_BOT_DELAY, "0.4")),
+        limits=limits,
+        bot_processes=int(os.environ.get(ENV_BOT_PROCESSES, "2")),
     )
 
 
@@ -367,6 +372,7 @@ def create_app(
     store: Store | None = None,
     limits: Limits | None = None,
     bot_workers: int = 2,
+    bot_processes: int = 0,
     expire_every: float = 600.0,
     threads: int = 64,
 ) -> FastAPI:
@@ -375,11 +381,18 @@ def create_app(
     Games load lazily (when first touched). On PostgreSQL the app listens for the changes
     other processes commit, so any number of processes can serve one database. Every
     ``expire_every`` seconds abandoned games are expired (``GameService.expire``). Blocking
-    work (commits, folds) runs in ``threads`` threads.
+    work (commits, folds) runs in ``threads`` threads. Bots think in ``bot_processes`` worker
+    processes (``dicehall serve`` starts 2), or in ``bot_workers`` threads when it is 0.
     """
     limits = limits or Limits()
     store = store or Store(db, prefix=prefix)
-    service = GameService(store, bot_delay=bot_delay, limits=limits, bot_workers=bot_workers)
+    service = GameService(
+        store,
+        bot_delay=bot_delay,
+        limits=limits,
+        bot_workers=bot_workers,
+        bot_processes=bot_processes,
+    )
     hub = Hub(service)
     accounts = accounts_module.Accounts(store)
     ratings = ratings_module.Ratings(store, accounts)

@@ -45,10 +45,9 @@ from dicehall.core.fairness import (
     new_server_seed,
 )
 from dicehall.core.game import CHANCE, TERMINAL, Game, State
-from dicehall.core.match import Agent
 from dicehall.core.record import Record
 from dicehall.core.registry import game_class, load_game
-from dicehall.server.bots import BotRunner, bot_seed, vetted_specs
+from dicehall.server.bots import BotJob, BotRunner, bot_seed, vetted_specs
 from dicehall.server.limits import Limits, clip
 from dicehall.server.messages import PROTOCOL_VERSION, dumps
 from dicehall.server.storage import (
@@ -108,7 +107,6 @@ class LiveGame:
     log: list[LogEntry] = field(default_factory=list)
     last: dict[str, Any] | None = None
     lock: threading.RLock = field(default_factory=threading.RLock)
-    agents: dict[int, Agent] = field(default_factory=dict)
     bot_pending: bool = False
     cache: dict[str, Any] = field(default_factory=dict)
     used: float = field(default_factory=time.monotonic)
@@ -146,7 +144,8 @@ class GameService:
     """Creates, loads and advances games; thread-safe.
 
     ``bot_specs(game)`` lists the opponents a visitor may ask for (default: the vetted ones);
-    ``bot_workers`` threads play the bots' turns.
+    the bots think in ``bot_processes`` worker processes, or in ``bot_workers`` threads when
+    that is 0 (``bots.BotRunner``), at most ``bot_think`` seconds a decision.
     """
 
     def __init__(
@@ -156,6 +155,8 @@ class GameService:
         bot_delay: float = 0.4,
         max_cached: int = 2000,
         bot_workers: int = 2,
+        bot_processes: int = 0,
+        bot_think: float = 60.0,
         limits: Limits | None = None,
         bot_specs: Callable[[str], Sequence[str]] = vetted_specs,
         waiting_ttl: float = WAITING_TTL,
@@ -168,7 +169,7 @@ class GameService:
         self.bot_specs = bot_specs
         self.waiting_ttl, self.playing_ttl = waiting_ttl, playing_ttl
         self.listeners: list[Listener] = []
-        self.bots = BotRunner(bot_workers)
+        self.bots = BotRunner(bot_workers, processes=bot_processes, max_think=bot_think)
         self._remote = ThreadPoolExecutor(max_workers=4, thread_name_prefix="dicehall-remote")
         self._games: dict[str, LiveGame] = {}
         self._games_lock = threading.Lock()
@@ -526,6 +527,7 @@ class GameService:
                 self._reload(live)
                 raise ServiceError("game_over", "the game ended first")
             live.row.status, live.row.result, live.row.ended = "finished", result, f"resign:{seat}"
+            self._cancel_bot(live)
             live.touch()
             self._notify(live, [])
             return seat
@@ -804,6 +806,7 @@ class GameService:
             if live is not None:
                 with live.lock:
                     live.row.status = "abandoned"
+                    self._cancel_bot(live)
                     live.touch()
                     self._notify(live, [])
         return ids
@@ -824,6 +827,13 @@ class GameService:
             self._schedule_bot(live)
 
     # -- bots -----------------------------------------------------------
+    def _cancel_bot(self, live: LiveGame) -> None:
+        """The game ended other than by a move (resigned, abandoned): stop its bot's
+        decision, waiting or running. Caller holds the lock."""
+        if live.bot_pending:
+            self.bots.cancel(live.id)
+            live.bot_pending = False
+
     def _bot_seat(self, live: LiveGame) -> int | None:
         if live.row.status != "playing":
             return None
@@ -833,38 +843,46 @@ class GameService:
         return seat
 
     def _schedule_bot(self, live: LiveGame) -> None:
-        if self._closed or live.bot_pending or self._bot_seat(live) is None:
+        """Hand the bot to move its decision (state, spec, secret seed) to the pool. Caller
+        holds the lock."""
+        seat = self._bot_seat(live)
+        if self._closed or live.bot_pending or seat is None:
             return
         live.bot_pending = True
-        # a bounded pool: bots wait their turn there, and a game that ends meanwhile is skipped
-        self.bots.submit(lambda: self._bot_turn(live), self.bot_delay)
+        job = BotJob(
+            key=live.id,
+            game=live.row.game,
+            spec=live.row.seats[seat].spec,
+            seed=bot_seed(live.row.server_seed, seat, live.seq),
+            state=live.state,
+        )
+        # a bounded pool: bots wait their turn there; a game that ends meanwhile cancels it
+        self.bots.submit(job, self.bot_delay, lambda j, t, e: self._bot_done(live, seat, j, t, e))
 
-    def _bot_turn(self, live: LiveGame) -> None:
+    def _bot_done(
+        self, live: LiveGame, seat: int, job: BotJob, text: str | None, error: BaseException | None
+    ) -> None:
+        """The pool decided (a callback thread): play it if the game is still where it was."""
         try:
             with live.lock:
-                seat = self._bot_seat(live)
-                if seat is None or self._closed:
-                    live.bot_pending = False
-                    return
-                state, seq = live.state, live.seq
-                agent = live.agents.get(seat)
-                if agent is None:
-                    seed = bot_seed(live.row.server_seed, seat)
-                    made = make_agent(live.row.game, live.row.seats[seat].spec, seed=seed)
-                    assert made is not None
-                    agent = live.agents[seat] = made
-            action = agent.act(state)  # outside the lock: a slow bot blocks nobody
-            text = state.action_to_text(action)
-            with live.lock:
                 live.bot_pending = False
-                if live.seq == seq and live.row.status == "playing":
-                    try:
-                        self._act(live, [seat], text, seq)  # schedules the next bot turn
-                    except ServiceError as exc:
-                        if exc.code != "stale":  # stale: another process moved first
-                            raise
-                        self._schedule_bot(live)
-                else:
+                if error is not None:
+                    log.error("bot %s failed in game %s: %s", job.spec, live.id, error)
+                    return  # the next touch of the game (or a restart) tries again
+                if (
+                    self._closed
+                    or live.row.status != "playing"
+                    or live.state is not job.state
+                    or self._bot_seat(live) != seat
+                ):
+                    self._schedule_bot(live)  # the game moved on: decide again if it is ours
+                    return
+                try:
+                    assert text is not None
+                    self._act(live, [seat], text, live.seq)  # schedules the next bot turn
+                except ServiceError as exc:
+                    if exc.code != "stale":  # stale: another process moved first
+                        raise
                     self._schedule_bot(live)
         except Exception:  # a broken bot must not take the server down; a restart retries
             log.exception("bot failed in game %s", live.id)
