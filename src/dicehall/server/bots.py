@@ -16,7 +16,9 @@ the Python around them does not). Every job can be cancelled (``cancel``: its ga
 resigned or abandoned): a waiting job is dropped, a running one in a process is stopped by
 ending that process (a new one takes its place). A job that thinks longer than
 ``max_think`` seconds is stopped the same way and answered by the random player, seeded from
-the same secret: the game goes on, and the log says nothing the rules did not allow.
+the same secret: the game goes on, and the log says nothing the rules did not allow. The
+processes run at a lower priority (``niceness``), so on a machine with few cores the kernel
+still runs the server's threads first.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import heapq
 import itertools
 import logging
 import multiprocessing
+import os
 import pickle
 import random
 import threading
@@ -111,8 +114,13 @@ class _Entry:
     cancelled: bool = field(default=False, compare=False)
 
 
-def _worker_main(conn: Connection) -> None:
-    """A bot process: decide every job it is sent until it is sent None."""
+def _worker_main(conn: Connection, niceness: int) -> None:
+    """A bot process: decide every job it is sent until it is sent None. It runs at a lower
+    scheduling priority (``niceness``): where the bots have as many cores as the server, the
+    kernel still wakes the server's threads first, so a thinking bot delays no answer."""
+    if niceness:
+        with contextlib.suppress(OSError):
+            os.nice(niceness)
     while True:
         try:
             job = conn.recv()
@@ -129,11 +137,11 @@ def _worker_main(conn: Connection) -> None:
 class _Process:
     """One worker process and the job it runs (if any)."""
 
-    def __init__(self, ctx: Any) -> None:
+    def __init__(self, ctx: Any, niceness: int) -> None:
         parent, child = ctx.Pipe(duplex=True)
         self.conn: Connection = parent
         self.process = ctx.Process(
-            target=_worker_main, args=(child,), name="dicehall-bot", daemon=True
+            target=_worker_main, args=(child, niceness), name="dicehall-bot", daemon=True
         )
         self.process.start()
         child.close()
@@ -165,8 +173,10 @@ class BotRunner:
         processes: int = 0,
         max_think: float = 60.0,
         context: str = "spawn",
+        niceness: int = 10,
     ) -> None:
         self.processes = processes
+        self.niceness = niceness
         self.max_think = max_think
         self._threads = (
             ThreadPoolExecutor(max_workers=threads, thread_name_prefix="dicehall-bot")
@@ -241,7 +251,7 @@ class BotRunner:
             return
         if self._ctx is not None:
             self._wake_r, self._wake_w = self._ctx.Pipe(duplex=False)
-            self._workers = [_Process(self._ctx) for _ in range(self.processes)]
+            self._workers = [_Process(self._ctx, self.niceness) for _ in range(self.processes)]
         self._dispatcher = threading.Thread(
             target=self._dispatch_loop, name="dicehall-bot-dispatch", daemon=True
         )
@@ -359,7 +369,7 @@ class BotRunner:
         self.counts["restarted"] += 1
         index = self._workers.index(worker)
         assert self._ctx is not None
-        self._workers[index] = _Process(self._ctx)
+        self._workers[index] = _Process(self._ctx, self.niceness)
 
     def _finish(self, entry: _Entry, text: str | None, error: BaseException | None) -> None:
         def call() -> None:
