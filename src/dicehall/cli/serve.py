@@ -46,6 +46,13 @@ def register(app: typer.Typer) -> None:
                 "server's own, which a thinking bot slows down)",
             ),
         ] = 2,
+        redis: Annotated[
+            str | None,
+            typer.Option(
+                help="redis://HOST:PORT/DB: keep the per-address rate limits there, shared by "
+                "every process and host (default: each process counts alone)"
+            ),
+        ] = None,
     ) -> None:
         """Serve the lobby and the boards at http://HOST:PORT/ (API docs at /docs)."""
         try:
@@ -56,6 +63,7 @@ def register(app: typer.Typer) -> None:
                 ENV_BOT_DELAY,
                 ENV_BOT_PROCESSES,
                 ENV_DB,
+                ENV_REDIS,
                 create_app,
             )
             from dicehall.server.limits import Limits
@@ -91,7 +99,13 @@ def register(app: typer.Typer) -> None:
             "ws_per_message_deflate": False,
         }
         if workers == 1:
-            app = create_app(url, bot_delay=bot_delay, limits=limits, bot_processes=bot_processes)
+            app = create_app(
+                url,
+                bot_delay=bot_delay,
+                limits=limits,
+                bot_processes=bot_processes,
+                redis_url=redis,
+            )
             uvicorn.run(app, **common)
             return
         # several processes: each builds its own app from these (uvicorn imports the factory)
@@ -99,4 +113,5 @@ def register(app: typer.Typer) -> None:
         os.environ[ENV_BOT_DELAY] = str(bot_delay)
         os.environ[ENV_ADDRESS_RATE] = str(address_rate)
         os.environ[ENV_BOT_PROCESSES] = str(bot_processes)
+        os.environ[ENV_REDIS] = redis or ""
         uvicorn.run("dicehall.server.app:app_from_env", factory=True, workers=workers, **common)

@@ -30,7 +30,13 @@ from dicehall.core.registry import game_class, registered_games
 from dicehall.server import accounts as accounts_module
 from dicehall.server import messages
 from dicehall.server import ratings as ratings_module
-from dicehall.server.limits import AddressLimiter, Limits, TokenBucket, clip
+from dicehall.server.limits import (
+    AddressLimiter,
+    Limits,
+    RedisAddressLimiter,
+    TokenBucket,
+    clip,
+)
 from dicehall.server.messages import PROTOCOL_VERSION, dumps, error
 from dicehall.server.service import (
     OPTION_CAP,
@@ -144,10 +150,14 @@ class Guard:
     ``?token=`` in a URL (400: tokens go in headers or messages, never in access logs), too many
     requests or WebSocket connections from one address (429); adds the security headers."""
 
-    def __init__(self, app: Any, limits: Limits) -> None:
+    def __init__(self, app: Any, limits: Limits, redis_url: str | None = None) -> None:
         self.app = app
         self.limits = limits
-        self.addresses = AddressLimiter(limits.address_rate, limits.address_burst)
+        self.addresses: AddressLimiter | RedisAddressLimiter = (
+            RedisAddressLimiter(redis_url, limits.address_rate, limits.address_burst)
+            if redis_url
+            else AddressLimiter(limits.address_rate, limits.address_burst)
+        )
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         kind = scope["type"]
@@ -155,7 +165,7 @@ class Guard:
             await self.app(scope, receive, send)
             return
         address = (scope.get("client") or ("?", 0))[0]
-        if not self.addresses.allow(address):
+        if not await self.addresses.allow_async(address):
             await self._refuse(scope, send, 429, "rate_limited", "too many requests: slow down")
             return
         query = scope.get("query_string", b"")
@@ -347,12 +357,13 @@ ENV_DB = "DICEHALL_DB"
 ENV_BOT_DELAY = "DICEHALL_BOT_DELAY"
 ENV_ADDRESS_RATE = "DICEHALL_ADDRESS_RATE"
 ENV_BOT_PROCESSES = "DICEHALL_BOT_PROCESSES"
+ENV_REDIS = "DICEHALL_REDIS"
 
 
 def app_from_env() -> FastAPI:
     """The app of one worker process of ``dicehall serve --workers N``, configured by the
     ``DICEHALL_DB``, ``DICEHALL_BOT_DELAY``, ``DICEHALL_ADDRESS_RATE`` and
-    ``DICEHALL_BOT_PROCESSES`` variables."""
+    ``DICEHALL_BOT_PROCESSES`` and ``DICEHALL_REDIS`` variables."""
     import os
 
     limits = Limits(address_rate=float(os.environ.get(ENV_ADDRESS_RATE, "20")))
@@ -361,6 +372,7 @@ def app_from_env() -> FastAPI:
         bot_delay=float(os.environ.get(ENV_BOT_DELAY, "0.4")),
         limits=limits,
         bot_processes=int(os.environ.get(ENV_BOT_PROCESSES, "2")),
+        redis_url=os.environ.get(ENV_REDIS) or None,
     )
 
 
@@ -375,6 +387,7 @@ def create_app(
     bot_processes: int = 0,
     expire_every: float = 600.0,
     threads: int = 64,
+    redis_url: str | None = None,
 ) -> FastAPI:
     """The dicehall web app on the database ``db`` (default: SQLite in the user data dir).
 
@@ -383,6 +396,8 @@ def create_app(
     ``expire_every`` seconds abandoned games are expired (``GameService.expire``). Blocking
     work (commits, folds) runs in ``threads`` threads. Bots think in ``bot_processes`` worker
     processes (``dicehall serve`` starts 2), or in ``bot_workers`` threads when it is 0.
+    ``redis_url``: the per-address rate limits live in that Redis, shared by every process
+    and host (``limits.RedisAddressLimiter``); without it each process counts alone.
     """
     limits = limits or Limits()
     store = store or Store(db, prefix=prefix)
@@ -445,7 +460,7 @@ def create_app(
     app.state.limits = limits
     app.state.accounts = accounts
     app.state.ratings = ratings
-    app.add_middleware(Guard, limits=limits)
+    app.add_middleware(Guard, limits=limits, redis_url=redis_url)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @app.exception_handler(RequestValidationError)
