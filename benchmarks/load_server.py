@@ -231,8 +231,12 @@ class Bench:
         while not self.stopping:
             try:
                 game_id, t0, t1 = await self.new_game()
-            except Exception:
-                self.stats.error("create_failed")
+            except httpx.HTTPStatusError as exc:
+                self.stats.error(f"create_failed ({exc.response.status_code})")
+                await asyncio.sleep(1)
+                continue
+            except Exception as exc:  # which kind says where it failed (a timeout, a reset)
+                self.stats.error(f"create_failed ({type(exc).__name__})")
                 await asyncio.sleep(1)
                 continue
             players = [Player(self, game_id, 0, t0), Player(self, game_id, 1, t1)]
@@ -247,16 +251,18 @@ class Bench:
                     if first:
                         self.ready += 1
                         first = False
-                    done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
-                    for t in tasks:
-                        t.cancel()
-                    await asyncio.gather(*tasks, return_exceptions=True)
+                    try:
+                        done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+                    finally:  # also when the benchmark stops: no player task is left behind
+                        for t in tasks:
+                            t.cancel()
+                        await asyncio.gather(*tasks, return_exceptions=True)
                     for t in done:
                         if t.exception() is not None and not self.stopping:
                             self.stats.error("connection_lost")
-            except Exception:
+            except Exception as exc:
                 if not self.stopping:
-                    self.stats.error("connection_lost")
+                    self.stats.error(f"connection_lost ({type(exc).__name__})")
                 continue
             if self.stats.measuring:
                 self.stats.games_done += 1

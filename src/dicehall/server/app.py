@@ -11,7 +11,7 @@ import contextlib
 import json
 import logging
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -299,7 +299,7 @@ class Hub:
         if loop is None or loop.is_closed() or live.id not in self.rooms:
             return
         try:
-            plain, mover, seat = self.service.update_messages(live, entries)
+            plain, mover, seat = self.service.update_messages(live, entries, self._held(live))
         except Exception as exc:  # a broken view must not silence the game: say so
             log.exception("update of game %s failed", live.id)
             message = clip(f"the server could not draw the game: {exc}", 200)
@@ -314,6 +314,16 @@ class Hub:
             mover, seat = None, None
         with contextlib.suppress(RuntimeError):
             loop.call_soon_threadsafe(self._dispatch, live.id, plain, mover, seat)
+
+    def _held(self, live: LiveGame) -> Callable[[int], bool]:
+        """Whether a connection here holds a seat of ``live`` (its legal moves are built only
+        then)."""
+
+        def held(seat: int) -> bool:
+            with self._lock:
+                return any(seat in c.seats for c in self.rooms.get(live.id, ()))
+
+        return held
 
     def _dispatch(self, game_id: str, plain: str, mover: str | None, seat: int | None) -> None:
         for conn in list(self.rooms.get(game_id, ())):

@@ -170,7 +170,10 @@ class GameService:
         self.waiting_ttl, self.playing_ttl = waiting_ttl, playing_ttl
         self.listeners: list[Listener] = []
         self.bots = BotRunner(bot_workers, processes=bot_processes, max_think=bot_think)
-        self._remote = ThreadPoolExecutor(max_workers=4, thread_name_prefix="dicehall-remote")
+        self._remote = ThreadPoolExecutor(max_workers=16, thread_name_prefix="dicehall-remote")
+        #: games with a catch-up queued: more notifications for them meanwhile need no more
+        self._remote_pending: set[str] = set()
+        self._remote_lock = threading.Lock()
         self._games: dict[str, LiveGame] = {}
         self._games_lock = threading.Lock()
         self._closed = False
@@ -780,9 +783,15 @@ class GameService:
         and tell the listeners; a game not cached here is left to load when touched."""
         if self.cached(game_id) is None or self._closed:
             return
+        with self._remote_lock:
+            if game_id in self._remote_pending:
+                return  # the queued catch-up reads the log after this change too
+            self._remote_pending.add(game_id)
         self._remote.submit(self._remote_catch_up, game_id)
 
     def _remote_catch_up(self, game_id: str) -> None:
+        with self._remote_lock:
+            self._remote_pending.discard(game_id)
         live = self.cached(game_id)
         if live is None:
             return
@@ -971,10 +980,16 @@ class GameService:
         return live.cache["legal"], live.cache["moves"]
 
     def update_messages(
-        self, live: LiveGame, entries: list[LogEntry]
+        self,
+        live: LiveGame,
+        entries: list[LogEntry],
+        for_mover: Callable[[int], bool] | None = None,
     ) -> tuple[str, str | None, int | None]:
         """The ``update`` message after a change, serialised once for every connection:
         ``(for watchers and seats not to move, for the seat to move, that seat)``.
+        ``for_mover(seat)``: whether anybody here holds the seat to move; if not, its legal
+        moves (the costliest part) are not computed (its holder is connected to another
+        process, which builds them there).
 
         An update is the snapshot without the log (the client keeps it) and without ``you``,
         plus ``entries``, the log entries added since the previous update. Caller holds the
@@ -990,6 +1005,8 @@ class GameService:
         plain = body + ',"legal":null,"moves":null}'
         to_move = public["to_move"]
         if to_move is None or live.row.seats[to_move].kind != "human":
+            return plain, None, None
+        if for_mover is not None and not for_mover(to_move):
             return plain, None, None
         legal, moves = self._legal(live)
         return plain, f'{body},"legal":{dumps(legal)},"moves":{dumps(moves)}}}', to_move
