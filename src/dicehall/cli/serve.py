@@ -97,6 +97,11 @@ def register(app: typer.Typer) -> None:
             "ws_max_size": limits.max_frame,
             # compression cost ~6% of the server's CPU under load; updates are small now
             "ws_per_message_deflate": False,
+            # uvicorn closes an idle keep-alive connection after 5 s, the very expiry of
+            # httpx's (and close to browsers' reuse): a request sent as the server closes
+            # fails with a reset (40 of 500 creations failed so in the load benchmark). The
+            # server keeps them longer than clients do, as nginx (75 s) does.
+            "timeout_keep_alive": 30,
         }
         if workers == 1:
             app = create_app(
