@@ -152,3 +152,23 @@ def test_resigning_cancels_the_bots_decision(sqlite_url: str) -> None:
         assert not any(e.job.key == game_id and not e.cancelled for e in service.bots._heap)
     finally:
         service.close()
+
+
+def test_a_failing_bot_is_replaced_by_the_random_player(
+    sqlite_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(self: BotJob) -> str:
+        raise RuntimeError("the bot's weights are gone")
+
+    monkeypatch.setattr(BotJob, "decide", broken)
+    service = GameService(Store(sqlite_url), bot_delay=0)
+    try:
+        game_id, _ = service.create("backgammon", opponent="bot:beginner", seat=0)
+        live = service.get(game_id)
+        for _ in range(3):
+            _wait_until(lambda: live.state.current_player() == 0 or live.state.is_terminal())
+            service.act(game_id, [0], live.state.legal_texts()[0], live.seq)
+        _wait_until(lambda: live.state.current_player() == 0 or live.state.is_terminal())
+        assert any(e.actor == 1 for e in live.log)  # the game went on through the fallback
+    finally:
+        service.close()

@@ -875,9 +875,14 @@ class GameService:
         try:
             with live.lock:
                 live.bot_pending = False
-                if error is not None:
-                    log.error("bot %s failed in game %s: %s", job.spec, live.id, error)
-                    return  # the next touch of the game (or a restart) tries again
+                if error is not None:  # a broken bot (or its process died): the game goes on
+                    log.error(
+                        "bot %s failed in game %s: %s; the random player moves",
+                        job.spec,
+                        live.id,
+                        error,
+                    )
+                    text = job.fallback()
                 if (
                     self._closed
                     or live.row.status != "playing"
