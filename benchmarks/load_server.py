@@ -287,7 +287,7 @@ async def measure(args: argparse.Namespace, base: str, server_pid: int) -> None:
     tables = [asyncio.create_task(bench.table(i)) for i in range(args.games)]
     begun = time.perf_counter()
     await asyncio.sleep(args.ramp)
-    while bench.ready < args.games and time.perf_counter() - begun < args.ramp + 120:
+    while bench.ready < args.games and time.perf_counter() - begun < args.ramp + args.setup:
         await asyncio.sleep(0.5)
     ready_after = time.perf_counter() - begun
     await asyncio.sleep(args.warmup)
@@ -334,6 +334,12 @@ def main() -> None:
     )
     parser.add_argument(
         "--warmup", type=float, default=10.0, help="seconds after set-up before measuring"
+    )
+    parser.add_argument(
+        "--setup",
+        type=float,
+        default=120.0,
+        help="seconds after the ramp to wait for every table to play before measuring anyway",
     )
     parser.add_argument("--db", default=None, help="database URL (default: a fresh SQLite file)")
     parser.add_argument("--workers", type=int, default=1)
