@@ -32,6 +32,7 @@ import multiprocessing
 import os
 import pickle
 import random
+import signal
 import threading
 import time
 from collections.abc import Callable
@@ -121,6 +122,11 @@ def _worker_main(conn: Connection, niceness: int) -> None:
     if niceness:
         with contextlib.suppress(OSError):
             os.nice(niceness)
+    # the server decides when its bot processes end (Ctrl-C and a signal to the process
+    # group reach them too: a bot killed so would be answered by the random player); they
+    # also end when the server is gone (their pipe closes)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     while True:
         try:
             job = conn.recv()
@@ -173,7 +179,7 @@ class BotRunner:
         processes: int = 0,
         max_think: float = 60.0,
         context: str = "spawn",
-        niceness: int = 10,
+        niceness: int = 19,
     ) -> None:
         self.processes = processes
         self.niceness = niceness
