@@ -231,8 +231,12 @@ class Bench:
         while not self.stopping:
             try:
                 game_id, t0, t1 = await self.new_game()
-            except Exception:
-                self.stats.error("create_failed")
+            except httpx.HTTPStatusError as exc:
+                self.stats.error(f"create_failed ({exc.response.status_code})")
+                await asyncio.sleep(1)
+                continue
+            except Exception as exc:  # which kind says where it failed (a timeout, a reset)
+                self.stats.error(f"create_failed ({type(exc).__name__})")
                 await asyncio.sleep(1)
                 continue
             players = [Player(self, game_id, 0, t0), Player(self, game_id, 1, t1)]
@@ -247,16 +251,18 @@ class Bench:
                     if first:
                         self.ready += 1
                         first = False
-                    done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
-                    for t in tasks:
-                        t.cancel()
-                    await asyncio.gather(*tasks, return_exceptions=True)
+                    try:
+                        done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+                    finally:  # also when the benchmark stops: no player task is left behind
+                        for t in tasks:
+                            t.cancel()
+                        await asyncio.gather(*tasks, return_exceptions=True)
                     for t in done:
                         if t.exception() is not None and not self.stopping:
                             self.stats.error("connection_lost")
-            except Exception:
+            except Exception as exc:
                 if not self.stopping:
-                    self.stats.error("connection_lost")
+                    self.stats.error(f"connection_lost ({type(exc).__name__})")
                 continue
             if self.stats.measuring:
                 self.stats.games_done += 1
@@ -281,7 +287,7 @@ async def measure(args: argparse.Namespace, base: str, server_pid: int) -> None:
     tables = [asyncio.create_task(bench.table(i)) for i in range(args.games)]
     begun = time.perf_counter()
     await asyncio.sleep(args.ramp)
-    while bench.ready < args.games and time.perf_counter() - begun < args.ramp + 120:
+    while bench.ready < args.games and time.perf_counter() - begun < args.ramp + args.setup:
         await asyncio.sleep(0.5)
     ready_after = time.perf_counter() - begun
     await asyncio.sleep(args.warmup)
@@ -329,16 +335,34 @@ def main() -> None:
     parser.add_argument(
         "--warmup", type=float, default=10.0, help="seconds after set-up before measuring"
     )
+    parser.add_argument(
+        "--setup",
+        type=float,
+        default=120.0,
+        help="seconds after the ramp to wait for every table to play before measuring anyway",
+    )
     parser.add_argument("--db", default=None, help="database URL (default: a fresh SQLite file)")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--game", default="backgammon")
     parser.add_argument("--think", type=float, nargs=2, default=(0.5, 1.5))
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--url",
+        default=None,
+        help="load a server that is already running (for profiling it) instead of starting one",
+    )
+    parser.add_argument(
+        "--pid", type=int, default=None, help="with --url: the server's process, for its CPU"
+    )
     args = parser.parse_args()
     if args.ramp is None:
         args.ramp = args.games / 25
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    if args.url:
+        args.label = "external"
+        asyncio.run(measure(args, args.url.rstrip("/"), args.pid or os.getpid()))
+        return
     tmp = Path(tempfile.mkdtemp(prefix="dicehall-load-"))
     db = args.db or f"sqlite:///{tmp / 'load.sqlite3'}"
     if db.startswith("postgres"):

@@ -16,6 +16,7 @@ from dicehall_server_fixtures import (  # noqa: F401
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from dicehall.core.registry import game_class, registered_games
 from dicehall.server.app import create_app
 from dicehall.server.bots import bot_seed, vetted_specs
 from dicehall.server.limits import Limits, TokenBucket
@@ -83,7 +84,8 @@ def test_absurd_options_are_refused(client: Any) -> None:
         {"purse": 10**30},
         {"turn_limit": 10**12},
         {"purse": "9" * 5000},
-        {"purse": OPTION_CAP + 1},
+        {"purse": 1001},
+        {"turn_limit": 100_001},
         {f"o{i}": 1 for i in range(50)},
     ):
         res = client.post("/api/games", json={"game": "coinrows", "options": options})
@@ -93,9 +95,20 @@ def test_absurd_options_are_refused(client: Any) -> None:
     assert res.status_code == 400 and "target" in res.json()["error"]["message"]
     catalog = {g["name"]: g for g in client.get("/api/catalog").json()}
     limits = {o["name"]: o["maximum"] for o in catalog["coinrows"]["options"]}
-    assert limits["purse"] == OPTION_CAP and limits["turn_limit"] == OPTION_CAP
+    assert limits["purse"] == 1000 and limits["turn_limit"] == 100_000  # the game's own
     ok = create_game(client, game="coinrows", opponent="local", options={"purse": 30})
     assert client.get(f"/api/games/{ok['id']}").json()["options"]["purse"] == 30
+
+
+def test_every_integer_option_of_every_game_states_its_maximum() -> None:
+    """The maxima are the games' own (stated in their options, shown in the catalog);
+    ``OPTION_CAP`` is only the server's fallback for a plug-in game that states none."""
+    for name in registered_games():
+        for option in game_class(name).option_specs:
+            if option.type is int:
+                assert option.maximum is not None or option.choices, (name, option.name)
+                top = option.maximum if option.maximum is not None else max(option.choices)
+                assert top <= OPTION_CAP, (name, option.name, top)
 
 
 def test_a_token_in_a_url_is_refused(client: Any) -> None:

@@ -43,6 +43,22 @@ def register(app: typer.Typer) -> None:
                 min=0, help="seconds a player may be gone before the others may claim or abort"
             ),
         ] = 60.0,
+        bot_processes: Annotated[
+            int,
+            typer.Option(
+                min=0,
+                max=64,
+                help="processes the bots think in, per server process (0: threads of the "
+                "server's own, which a thinking bot slows down)",
+            ),
+        ] = 2,
+        redis: Annotated[
+            str | None,
+            typer.Option(
+                help="redis://HOST:PORT/DB: keep the per-address rate limits there, shared by "
+                "every process and host (default: each process counts alone)"
+            ),
+        ] = None,
     ) -> None:
         """Serve the lobby and the boards at http://HOST:PORT/ (API docs at /docs)."""
         try:
@@ -51,8 +67,10 @@ def register(app: typer.Typer) -> None:
             from dicehall.server.app import (
                 ENV_ADDRESS_RATE,
                 ENV_BOT_DELAY,
+                ENV_BOT_PROCESSES,
                 ENV_DB,
                 ENV_GRACE,
+                ENV_REDIS,
                 create_app,
             )
             from dicehall.server.limits import Limits
@@ -86,9 +104,21 @@ def register(app: typer.Typer) -> None:
             "ws_max_size": limits.max_frame,
             # compression cost ~6% of the server's CPU under load; updates are small now
             "ws_per_message_deflate": False,
+            # uvicorn closes an idle keep-alive connection after 5 s, the very expiry of
+            # httpx's (and close to browsers' reuse): a request sent as the server closes
+            # fails with a reset (40 of 500 creations failed so in the load benchmark). The
+            # server keeps them longer than clients do, as nginx (75 s) does.
+            "timeout_keep_alive": 30,
         }
         if workers == 1:
-            app = create_app(url, bot_delay=bot_delay, limits=limits, grace=grace)
+            app = create_app(
+                url,
+                bot_delay=bot_delay,
+                limits=limits,
+                bot_processes=bot_processes,
+                redis_url=redis,
+                grace=grace,
+            )
             uvicorn.run(app, **common)
             return
         # several processes: each builds its own app from these (uvicorn imports the factory)
@@ -96,4 +126,6 @@ def register(app: typer.Typer) -> None:
         os.environ[ENV_BOT_DELAY] = str(bot_delay)
         os.environ[ENV_ADDRESS_RATE] = str(address_rate)
         os.environ[ENV_GRACE] = str(grace)
+        os.environ[ENV_BOT_PROCESSES] = str(bot_processes)
+        os.environ[ENV_REDIS] = redis or ""
         uvicorn.run("dicehall.server.app:app_from_env", factory=True, workers=workers, **common)

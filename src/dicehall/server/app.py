@@ -12,10 +12,12 @@ import json
 import logging
 import threading
 from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import anyio.to_thread
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
@@ -27,17 +29,23 @@ from dicehall.core.fairness import verify_record
 from dicehall.core.registry import game_class, registered_games
 from dicehall.server import accounts as accounts_module
 from dicehall.server import analysis as analysis_module
-from dicehall.server import error_messages, i18n
+from dicehall.server import error_messages, i18n, messages
 from dicehall.server import live as live_module
 from dicehall.server import ratings as ratings_module
 from dicehall.server import seeks as seeks_module
 from dicehall.server.chat import CHAT_SEQ, Chat
 from dicehall.server.clocks import Clocks, TimeControl
-from dicehall.server.limits import AddressLimiter, Limits, TokenBucket, clip
+from dicehall.server.limits import (
+    AddressLimiter,
+    Limits,
+    RedisAddressLimiter,
+    TokenBucket,
+    clip,
+)
+from dicehall.server.messages import PROTOCOL_VERSION, dumps, error
 from dicehall.server.presence import GRACE, HEARTBEAT, PRESENCE_SEQ, Presence
 from dicehall.server.service import (
     OPTION_CAP,
-    PROTOCOL_VERSION,
     GameService,
     LiveGame,
     LogEntry,
@@ -159,10 +167,14 @@ class Guard:
     ``?token=`` in a URL (400: tokens go in headers or messages, never in access logs), too many
     requests or WebSocket connections from one address (429); adds the security headers."""
 
-    def __init__(self, app: Any, limits: Limits) -> None:
+    def __init__(self, app: Any, limits: Limits, redis_url: str | None = None) -> None:
         self.app = app
         self.limits = limits
-        self.addresses = AddressLimiter(limits.address_rate, limits.address_burst)
+        self.addresses: AddressLimiter | RedisAddressLimiter = (
+            RedisAddressLimiter(redis_url, limits.address_rate, limits.address_burst)
+            if redis_url
+            else AddressLimiter(limits.address_rate, limits.address_burst)
+        )
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         kind = scope["type"]
@@ -170,7 +182,7 @@ class Guard:
             await self.app(scope, receive, send)
             return
         address = (scope.get("client") or ("?", 0))[0]
-        if not self.addresses.allow(address):
+        if not await self.addresses.allow_async(address):
             await self._refuse(scope, send, 429, "rate_limited", "too many requests: slow down")
             return
         query = scope.get("query_string", b"")
@@ -310,11 +322,11 @@ class Hub:
         if loop is None or loop.is_closed() or live.id not in self.rooms:
             return
         try:
-            plain, mover, seat = self.service.update_messages(live, entries)
+            plain, mover, seat = self.service.update_messages(live, entries, self._held(live))
         except Exception as exc:  # a broken view must not silence the game: say so
             log.exception("update of game %s failed", live.id)
             message = clip(f"the server could not draw the game: {exc}", 200)
-            plain = json.dumps(
+            plain = dumps(
                 {
                     "type": "error",
                     "v": PROTOCOL_VERSION,
@@ -325,6 +337,16 @@ class Hub:
             mover, seat = None, None
         with contextlib.suppress(RuntimeError):
             loop.call_soon_threadsafe(self._dispatch, live.id, plain, mover, seat)
+
+    def _held(self, live: LiveGame) -> Callable[[int], bool]:
+        """Whether a connection here holds a seat of ``live`` (its legal moves are built only
+        then)."""
+
+        def held(seat: int) -> bool:
+            with self._lock:
+                return any(seat in c.seats for c in self.rooms.get(live.id, ()))
+
+        return held
 
     def _dispatch(self, game_id: str, plain: str, mover: str | None, seat: int | None) -> None:
         for conn in list(self.rooms.get(game_id, ())):
@@ -372,6 +394,8 @@ class Hub:
 ENV_DB = "DICEHALL_DB"
 ENV_BOT_DELAY = "DICEHALL_BOT_DELAY"
 ENV_ADDRESS_RATE = "DICEHALL_ADDRESS_RATE"
+ENV_BOT_PROCESSES = "DICEHALL_BOT_PROCESSES"
+ENV_REDIS = "DICEHALL_REDIS"
 ENV_GRACE = "DICEHALL_GRACE"
 
 
@@ -384,8 +408,8 @@ def clocks_presets(game: str) -> list[dict[str, Any]]:
 
 def app_from_env() -> FastAPI:
     """The app of one worker process of ``dicehall serve --workers N``, configured by the
-    ``DICEHALL_DB``, ``DICEHALL_BOT_DELAY``, ``DICEHALL_ADDRESS_RATE`` and ``DICEHALL_GRACE``
-    variables."""
+    ``DICEHALL_DB``, ``DICEHALL_BOT_DELAY``, ``DICEHALL_ADDRESS_RATE``,
+    ``DICEHALL_BOT_PROCESSES``, ``DICEHALL_REDIS`` and ``DICEHALL_GRACE`` variables."""
     import os
 
     limits = Limits(address_rate=float(os.environ.get(ENV_ADDRESS_RATE, "20")))
@@ -394,6 +418,8 @@ def app_from_env() -> FastAPI:
         bot_delay=float(os.environ.get(ENV_BOT_DELAY, "0.4")),
         limits=limits,
         grace=float(os.environ.get(ENV_GRACE, str(GRACE))),
+        bot_processes=int(os.environ.get(ENV_BOT_PROCESSES, "2")),
+        redis_url=os.environ.get(ENV_REDIS) or None,
     )
 
 
@@ -405,18 +431,31 @@ def create_app(
     store: Store | None = None,
     limits: Limits | None = None,
     bot_workers: int = 2,
+    bot_processes: int = 0,
     expire_every: float = 600.0,
     grace: float = GRACE,
+    threads: int = 64,
+    redis_url: str | None = None,
 ) -> FastAPI:
     """The dicehall web app on the database ``db`` (default: SQLite in the user data dir).
 
     Games load lazily (when first touched). On PostgreSQL the app listens for the changes
     other processes commit, so any number of processes can serve one database. Every
-    ``expire_every`` seconds abandoned games are expired (``GameService.expire``).
+    ``expire_every`` seconds abandoned games are expired (``GameService.expire``). Blocking
+    work (commits, folds) runs in ``threads`` threads. Bots think in ``bot_processes`` worker
+    processes (``dicehall serve`` starts 2), or in ``bot_workers`` threads when it is 0.
+    ``redis_url``: the per-address rate limits live in that Redis, shared by every process
+    and host (``limits.RedisAddressLimiter``); without it each process counts alone.
     """
     limits = limits or Limits()
     store = store or Store(db, prefix=prefix)
-    service = GameService(store, bot_delay=bot_delay, limits=limits, bot_workers=bot_workers)
+    service = GameService(
+        store,
+        bot_delay=bot_delay,
+        limits=limits,
+        bot_workers=bot_workers,
+        bot_processes=bot_processes,
+    )
     hub = Hub(service)
     accounts = accounts_module.Accounts(store)
     ratings = ratings_module.Ratings(store, accounts)
@@ -430,6 +469,12 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         hub.loop = asyncio.get_running_loop()
+        # blocking calls (an act waits for its commit) run in threads: asyncio's default pool
+        # has min(32, cores + 4) of them, 6 on two cores, which capped how many commits could
+        # wait together; anyio's (the sync HTTP endpoints) has 40
+        io_pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="dicehall-io")
+        hub.loop.set_default_executor(io_pool)
+        anyio.to_thread.current_default_thread_limiter().total_tokens = threads
         stop = threading.Event()
         listener = threading.Thread(
             target=store.listen, args=(hub.on_remote, stop), name="dicehall-listen", daemon=True
@@ -489,7 +534,7 @@ def create_app(
     app.state.ratings = ratings
     app.state.clocks, app.state.presence, app.state.rooms = clocks, presence, rooms
     app.state.seeks = seeks
-    app.add_middleware(Guard, limits=limits)
+    app.add_middleware(Guard, limits=limits, redis_url=redis_url)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @app.exception_handler(RequestValidationError)
@@ -840,9 +885,7 @@ def create_app(
                 raw = await ws.receive_text()
                 if len(raw) > limits.max_frame:  # uvicorn refuses bigger frames itself
                     conn.push(
-                        json.dumps(
-                            error("too_big", f"a message is at most {limits.max_frame} bytes")
-                        )
+                        dumps(error("too_big", f"a message is at most {limits.max_frame} bytes"))
                     )
                     await asyncio.sleep(0)
                     await ws.close(1009)
@@ -852,7 +895,7 @@ def create_app(
                     if conn.floods > limits.flood_errors:
                         await ws.close(1008, "too many messages")
                         break
-                    conn.push(json.dumps(error("rate_limited", "too many messages: slow down")))
+                    conn.push(dumps(error("rate_limited", "too many messages: slow down")))
                     continue
                 try:
                     reply = await _handle(conn, raw)
@@ -864,7 +907,7 @@ def create_app(
                         reply["message"] = error_messages.translate_error(
                             conn.lang, reply["code"], reply["message"]
                         )
-                    conn.push(json.dumps(reply))
+                    conn.push(dumps(reply))
         except WebSocketDisconnect:
             pass
         except RuntimeError:  # the socket was closed under us
@@ -890,64 +933,32 @@ def create_app(
         except Exception:  # the client went away
             return
 
-    def error(code: str, message: str, request: Any = None, **extra: Any) -> dict[str, Any]:
-        out = {"type": "error", "v": PROTOCOL_VERSION, "code": code, "message": message}
-        if request is not None:
-            out["ref"] = request
-        out.update(extra)
-        return out
-
     async def _handle(conn: Connection, raw: str) -> dict[str, Any] | None:
+        """The answer to one client frame (None: the answer is the snapshot that follows)."""
         try:
-            msg = json.loads(raw)
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            return error("bad_json", f"the message is not valid JSON: {exc}")
-        if not isinstance(msg, dict):
-            return error("bad_message", 'a message must be a JSON object with a "type"')
-        ref = msg.get("ref")
-        if not (isinstance(ref, int) or (isinstance(ref, str) and len(ref) <= 40)):
-            ref = None  # a reference is echoed back: only short ones
-        kind = msg.get("type")
-        version = msg.get("v", PROTOCOL_VERSION)
-        if version != PROTOCOL_VERSION:
-            return error(
-                "unsupported_version",
-                f"this server speaks protocol version {PROTOCOL_VERSION}",
-                ref,
-            )
-        if kind == "ping":
+            msg = messages.envelope(raw)
+            typed = messages.validate(msg)
+        except messages.DecodeError as exc:
+            return exc.reply()
+        ref = typed.ref if typed is not None else None
+        if isinstance(typed, messages.PingMessage):
             return {"type": "pong", "v": PROTOCOL_VERSION, "ref": ref}
-        if kind == "join":
-            game_id = msg.get("game")
-            tokens = msg.get("tokens", [])
-            if not isinstance(game_id, str) or len(game_id) > 40:
-                return error("bad_message", 'join needs "game": the game id', ref)
-            if (
-                not isinstance(tokens, list)
-                or len(tokens) > limits.max_tokens
-                or not all(isinstance(t, str) and len(t) <= 100 for t in tokens)
-            ):
-                return error(
-                    "bad_message",
-                    f'"tokens" must be a list of at most {limits.max_tokens} seat tokens',
-                    ref,
-                )
+        if isinstance(typed, messages.JoinMessage):
             try:
-                seats = await asyncio.to_thread(_join_room, conn, game_id, tokens, ref)
+                seats = await asyncio.to_thread(_join_room, conn, typed.game, typed.tokens, ref)
             except ServiceError as exc:
                 return error(exc.code, exc.message, ref)
-            if tokens and not seats:
+            if typed.tokens and not seats:
                 return error("bad_token", "that token holds no seat here: you are watching", ref)
             return None
-        if kind == "act":
+        if isinstance(typed, messages.ActMessage):
             if conn.game_id is None:
                 return error("not_joined", "send a join message first", ref)
-            text = msg.get("text")
-            seq = msg.get("seq")
-            if not isinstance(text, str) or (seq is not None and not isinstance(seq, int)):
-                return error("bad_message", 'act needs "text" (string) and "seq" (int)', ref)
+            text = typed.text
             try:
-                new_seq = await asyncio.to_thread(service.act, conn.game_id, conn.seats, text, seq)
+                new_seq = await asyncio.to_thread(
+                    service.act, conn.game_id, conn.seats, text, typed.seq
+                )
             except ServiceError as exc:
                 extra = {"legal": exc.legal} if exc.legal else {}
                 return error(exc.code, exc.message, ref, **extra)
@@ -955,7 +966,7 @@ def create_app(
                 log.exception("act %r in game %s failed", clip(text, 60), conn.game_id)
                 return error("internal_error", clip(f"the server failed: {exc}", 200), ref)
             return {"type": "ok", "v": PROTOCOL_VERSION, "ref": ref, "seq": new_seq}
-        if kind == "resign":
+        if isinstance(typed, messages.ResignMessage):
             if conn.game_id is None:
                 return error("not_joined", "send a join message first", ref)
             try:
@@ -963,17 +974,19 @@ def create_app(
             except ServiceError as exc:
                 return error(exc.code, exc.message, ref)
             return {"type": "ok", "v": PROTOCOL_VERSION, "ref": ref, "resigned": seat}
-        if kind in live_module.KINDS:  # chat, claim, clock
+        kind = msg.get("type")
+        if kind in live_module.KINDS:  # chat, claim, clock (server/live.py checks their fields)
+            ref = messages.short_ref(msg.get("ref"))
             try:
                 return await asyncio.to_thread(rooms.handle, conn, kind, msg, ref)
             except ServiceError as exc:
                 return error(exc.code, exc.message, ref)
-        return error(
-            "bad_message",
+        return messages.DecodeError(
+            messages.ErrorCode.BAD_MESSAGE,
             f"unknown message type {clip(str(kind), 30)!r}; expected join, act, resign, "
             "chat, claim, clock or ping",
-            ref,
-        )
+            messages.short_ref(msg.get("ref")),
+        ).reply()
 
     def _join_room(conn: Connection, game_id: str, tokens: list[str], ref: Any) -> list[int]:
         """Enter the game's room with its snapshot (worker thread; the game's lock held)."""
@@ -988,7 +1001,7 @@ def create_app(
             snap = {"type": "snapshot", "v": PROTOCOL_VERSION, "ref": ref}
             snap.update(service.snapshot(live, seats))
             snap["chat"] = rooms.history(game_id, seats)
-            hub.enter(conn, live, seats, json.dumps(snap))
+            hub.enter(conn, live, seats, dumps(snap))
             rooms.joined(game_id, seats)
             if live.row.status == "playing":
                 with contextlib.suppress(ServiceError):

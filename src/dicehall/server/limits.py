@@ -75,6 +75,10 @@ class AddressLimiter:
         self._buckets: dict[str, TokenBucket] = {}
         self._lock = threading.Lock()
 
+    async def allow_async(self, address: str) -> bool:
+        """``allow`` for the ASGI guard (the same interface as ``RedisAddressLimiter``)."""
+        return self.allow(address)
+
     def allow(self, address: str) -> bool:
         """Whether ``address`` may make one more request now."""
         if self.rate <= 0:
@@ -97,3 +101,67 @@ class AddressLimiter:
             del self._buckets[a]
         if len(self._buckets) >= self.max_addresses:  # everybody busy: start over
             self._buckets.clear()
+
+
+#: The token bucket of one address, in Redis (one round trip; the time is Redis's own, so the
+#: processes' clocks need not agree). KEYS[1]: the bucket; ARGV: rate, burst.
+_BUCKET_LUA = """
+local rate = tonumber(ARGV[1])
+local burst = tonumber(ARGV[2])
+local t = redis.call('TIME')
+local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
+local b = redis.call('HMGET', KEYS[1], 'tokens', 'stamp')
+local tokens = tonumber(b[1]) or burst
+local stamp = tonumber(b[2]) or now
+tokens = math.min(burst, tokens + math.max(now - stamp, 0) * rate)
+local ok = 0
+if tokens >= 1 then
+  tokens = tokens - 1
+  ok = 1
+end
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'stamp', tostring(now))
+redis.call('EXPIRE', KEYS[1], math.ceil(burst / rate) + 1)
+return ok
+"""
+
+
+class RedisAddressLimiter:
+    """``AddressLimiter`` shared by every process and host of one server, through Redis.
+
+    With ``dicehall serve --workers N`` (or several hosts) each process would otherwise grant
+    an address its own bucket, N times the rate. The buckets live in Redis under
+    ``{prefix}bucket:{address}`` and expire once full again, so memory stays bounded. If Redis
+    cannot be reached the limiter lets requests through (and says so in the log, at most
+    once a minute): a rate limit protects the server, it must not take it down.
+    """
+
+    def __init__(self, url: str, rate: float, burst: float, prefix: str = "dicehall:") -> None:
+        import redis.asyncio
+
+        self.rate, self.burst, self.prefix = rate, burst, prefix
+        self.client = redis.asyncio.Redis.from_url(url, socket_timeout=1.0)
+        self._script = self.client.register_script(_BUCKET_LUA)
+        self._warned = 0.0
+
+    async def allow_async(self, address: str) -> bool:
+        """Whether ``address`` may make one more request now (one Redis round trip)."""
+        if self.rate <= 0:
+            return True
+        try:
+            ok = await self._script(
+                keys=[f"{self.prefix}bucket:{address}"], args=[self.rate, self.burst]
+            )
+        except Exception as exc:  # Redis is down or slow: fail open, loudly
+            now = time.monotonic()
+            if now - self._warned > 60:
+                self._warned = now
+                import logging
+
+                logging.getLogger("dicehall.server").warning(
+                    "rate limits are off: Redis cannot be reached (%s)", exc
+                )
+            return True
+        return bool(ok)
+
+    async def aclose(self) -> None:
+        await self.client.aclose()

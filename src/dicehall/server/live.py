@@ -36,9 +36,10 @@ from pydantic import BaseModel, Field
 from dicehall.server.accounts import Account, Accounts
 from dicehall.server.chat import LOBBY, Chat, ChatMessage
 from dicehall.server.clocks import Clocks
+from dicehall.server.messages import PROTOCOL_VERSION
 from dicehall.server.presence import Presence
 from dicehall.server.ratings import Ratings, rating_key
-from dicehall.server.service import PROTOCOL_VERSION, GameService, ServiceError
+from dicehall.server.service import GameService, ServiceError
 
 #: the WebSocket message types this module handles
 KINDS = ("chat", "claim", "clock")

@@ -22,7 +22,6 @@ from the secret server seed.
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import random
 import secrets
@@ -46,11 +45,11 @@ from dicehall.core.fairness import (
     new_server_seed,
 )
 from dicehall.core.game import CHANCE, TERMINAL, Game, State
-from dicehall.core.match import Agent
 from dicehall.core.record import Record
 from dicehall.core.registry import game_class, load_game
-from dicehall.server.bots import BotRunner, bot_seed, vetted_specs
+from dicehall.server.bots import BotJob, BotRunner, bot_seed, vetted_specs
 from dicehall.server.limits import Limits, clip
+from dicehall.server.messages import PROTOCOL_VERSION, dumps
 from dicehall.server.storage import (
     ActionRow,
     ConflictError,
@@ -60,11 +59,10 @@ from dicehall.server.storage import (
     Store,
     hash_token,
 )
-from dicehall.server.views import get_view
+from dicehall.server.views import get_view, legal_texts_and_view
 
 log = logging.getLogger("dicehall.server")
 
-PROTOCOL_VERSION = 1
 MODES = ("bot", "friend", "local")
 #: the largest value of an integer option that declares no maximum of its own
 OPTION_CAP = 100_000
@@ -111,7 +109,6 @@ class LiveGame:
     log: list[LogEntry] = field(default_factory=list)
     last: dict[str, Any] | None = None
     lock: threading.RLock = field(default_factory=threading.RLock)
-    agents: dict[int, Agent] = field(default_factory=dict)
     bot_pending: bool = False
     cache: dict[str, Any] = field(default_factory=dict)
     used: float = field(default_factory=time.monotonic)
@@ -155,7 +152,8 @@ class GameService:
     """Creates, loads and advances games; thread-safe.
 
     ``bot_specs(game)`` lists the opponents a visitor may ask for (default: the vetted ones);
-    ``bot_workers`` threads play the bots' turns.
+    the bots think in ``bot_processes`` worker processes, or in ``bot_workers`` threads when
+    that is 0 (``bots.BotRunner``), at most ``bot_think`` seconds a decision.
     """
 
     def __init__(
@@ -165,6 +163,8 @@ class GameService:
         bot_delay: float = 0.4,
         max_cached: int = 2000,
         bot_workers: int = 2,
+        bot_processes: int = 0,
+        bot_think: float = 60.0,
         limits: Limits | None = None,
         bot_specs: Callable[[str], Sequence[str]] = vetted_specs,
         waiting_ttl: float = WAITING_TTL,
@@ -179,8 +179,11 @@ class GameService:
         self.listeners: list[Listener] = []
         self.guards: list[Guard] = []
         self.decorators: list[Decorator] = []
-        self.bots = BotRunner(bot_workers)
-        self._remote = ThreadPoolExecutor(max_workers=4, thread_name_prefix="dicehall-remote")
+        self.bots = BotRunner(bot_workers, processes=bot_processes, max_think=bot_think)
+        self._remote = ThreadPoolExecutor(max_workers=16, thread_name_prefix="dicehall-remote")
+        #: games with a catch-up queued: more notifications for them meanwhile need no more
+        self._remote_pending: set[str] = set()
+        self._remote_lock = threading.Lock()
         self._games: dict[str, LiveGame] = {}
         self._games_lock = threading.Lock()
         self._closed = False
@@ -554,6 +557,7 @@ class GameService:
             self._reload(live)
             return False
         live.row.status, live.row.result, live.row.ended = status, result, ended
+        self._cancel_bot(live)
         live.touch()
         self._notify(live, [])
         return True
@@ -808,9 +812,15 @@ class GameService:
         and tell the listeners; a game not cached here is left to load when touched."""
         if self.cached(game_id) is None or self._closed:
             return
+        with self._remote_lock:
+            if game_id in self._remote_pending:
+                return  # the queued catch-up reads the log after this change too
+            self._remote_pending.add(game_id)
         self._remote.submit(self._remote_catch_up, game_id)
 
     def _remote_catch_up(self, game_id: str) -> None:
+        with self._remote_lock:
+            self._remote_pending.discard(game_id)
         live = self.cached(game_id)
         if live is None:
             return
@@ -834,6 +844,7 @@ class GameService:
             if live is not None:
                 with live.lock:
                     live.row.status = "abandoned"
+                    self._cancel_bot(live)
                     live.touch()
                     self._notify(live, [])
         return ids
@@ -854,6 +865,13 @@ class GameService:
             self._schedule_bot(live)
 
     # -- bots -----------------------------------------------------------
+    def _cancel_bot(self, live: LiveGame) -> None:
+        """The game ended other than by a move (resigned, abandoned): stop its bot's
+        decision, waiting or running. Caller holds the lock."""
+        if live.bot_pending:
+            self.bots.cancel(live.id)
+            live.bot_pending = False
+
     def _bot_seat(self, live: LiveGame) -> int | None:
         if live.row.status != "playing":
             return None
@@ -863,38 +881,51 @@ class GameService:
         return seat
 
     def _schedule_bot(self, live: LiveGame) -> None:
-        if self._closed or live.bot_pending or self._bot_seat(live) is None:
+        """Hand the bot to move its decision (state, spec, secret seed) to the pool. Caller
+        holds the lock."""
+        seat = self._bot_seat(live)
+        if self._closed or live.bot_pending or seat is None:
             return
         live.bot_pending = True
-        # a bounded pool: bots wait their turn there, and a game that ends meanwhile is skipped
-        self.bots.submit(lambda: self._bot_turn(live), self.bot_delay)
+        job = BotJob(
+            key=live.id,
+            game=live.row.game,
+            spec=live.row.seats[seat].spec,
+            seed=bot_seed(live.row.server_seed, seat, live.seq),
+            state=live.state,
+        )
+        # a bounded pool: bots wait their turn there; a game that ends meanwhile cancels it
+        self.bots.submit(job, self.bot_delay, lambda j, t, e: self._bot_done(live, seat, j, t, e))
 
-    def _bot_turn(self, live: LiveGame) -> None:
+    def _bot_done(
+        self, live: LiveGame, seat: int, job: BotJob, text: str | None, error: BaseException | None
+    ) -> None:
+        """The pool decided (a callback thread): play it if the game is still where it was."""
         try:
             with live.lock:
-                seat = self._bot_seat(live)
-                if seat is None or self._closed:
-                    live.bot_pending = False
-                    return
-                state, seq = live.state, live.seq
-                agent = live.agents.get(seat)
-                if agent is None:
-                    seed = bot_seed(live.row.server_seed, seat)
-                    made = make_agent(live.row.game, live.row.seats[seat].spec, seed=seed)
-                    assert made is not None
-                    agent = live.agents[seat] = made
-            action = agent.act(state)  # outside the lock: a slow bot blocks nobody
-            text = state.action_to_text(action)
-            with live.lock:
                 live.bot_pending = False
-                if live.seq == seq and live.row.status == "playing":
-                    try:
-                        self._act(live, [seat], text, seq)  # schedules the next bot turn
-                    except ServiceError as exc:
-                        if exc.code != "stale":  # stale: another process moved first
-                            raise
-                        self._schedule_bot(live)
-                else:
+                if error is not None:  # a broken bot (or its process died): the game goes on
+                    log.error(
+                        "bot %s failed in game %s: %s; the random player moves",
+                        job.spec,
+                        live.id,
+                        error,
+                    )
+                    text = job.fallback()
+                if (
+                    self._closed
+                    or live.row.status != "playing"
+                    or live.state is not job.state
+                    or self._bot_seat(live) != seat
+                ):
+                    self._schedule_bot(live)  # the game moved on: decide again if it is ours
+                    return
+                try:
+                    assert text is not None
+                    self._act(live, [seat], text, live.seq)  # schedules the next bot turn
+                except ServiceError as exc:
+                    if exc.code != "stale":  # stale: another process moved first
+                        raise
                     self._schedule_bot(live)
         except Exception:  # a broken bot must not take the server down; a restart retries
             log.exception("bot failed in game %s", live.id)
@@ -981,35 +1012,42 @@ class GameService:
         """The legal action texts and the board's move view of the seat to move (cached)."""
         if "legal" not in live.cache:
             view = get_view(live.row.game)
-            live.cache["legal"] = live.state.legal_texts()
-            live.cache["moves"] = view.legal_view(live.state)
+            live.cache["legal"], live.cache["moves"] = legal_texts_and_view(view, live.state)
         return live.cache["legal"], live.cache["moves"]
 
     def update_messages(
-        self, live: LiveGame, entries: list[LogEntry]
+        self,
+        live: LiveGame,
+        entries: list[LogEntry],
+        for_mover: Callable[[int], bool] | None = None,
     ) -> tuple[str, str | None, int | None]:
         """The ``update`` message after a change, serialised once for every connection:
         ``(for watchers and seats not to move, for the seat to move, that seat)``.
+        ``for_mover(seat)``: whether anybody here holds the seat to move; if not, its legal
+        moves (the costliest part) are not computed (its holder is connected to another
+        process, which builds them there).
 
         An update is the snapshot without the log (the client keeps it) and without ``you``,
         plus ``entries``, the log entries added since the previous update. Caller holds the
         lock (this runs in the committing thread, not in the event loop).
         """
         public = self.public(live)
-        out = {k: v for k, v in public.items() if k != "log"}
+        out = {k: v for k, v in public.items() if k not in ("log", "legal", "moves")}
         out["type"] = "update"
         out["v"] = PROTOCOL_VERSION
         out["entries"] = [e.to_dict() for e in entries]
-        out["legal"] = None
-        out["moves"] = None
         for decorate in self.decorators:
             decorate(live, out)
-        plain = json.dumps(out)
+        # serialised once: the mover's message is the same object with two more fields
+        body = dumps(out)[:-1]
+        plain = body + ',"legal":null,"moves":null}'
         to_move = public["to_move"]
         if to_move is None or live.row.seats[to_move].kind != "human":
             return plain, None, None
-        out["legal"], out["moves"] = self._legal(live)
-        return plain, json.dumps(out), to_move
+        if for_mover is not None and not for_mover(to_move):
+            return plain, None, None
+        legal, moves = self._legal(live)
+        return plain, f'{body},"legal":{dumps(legal)},"moves":{dumps(moves)}}}', to_move
 
     # -- records, replays, rematches --------------------------------------
     def record(self, game_id: str) -> Record:

@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
@@ -35,6 +35,7 @@ from sqlalchemy.exc import IntegrityError
 from dicehall.core.errors import DicehallError
 
 log = logging.getLogger("dicehall.server")
+T = TypeVar("T")
 
 
 #: the tables that the modules on a store (accounts.py, ratings.py) define; ``drop_all`` drops
@@ -267,9 +268,26 @@ class Store:
             except psycopg.OperationalError:  # the database went away: try again
                 stop.wait(1.0)
 
+    def write(self, work: Callable[[Any], T]) -> T:
+        """Run ``work(conn)`` in a write transaction and return its result.
+
+        On SQLite every write goes through the one writer thread, which runs all the writes
+        that wait in one transaction (group commit: one disk flush for all of them, where
+        one transaction each took a flush each and a thousand tables starting at once
+        queued for minutes). On PostgreSQL each write is a transaction of its own, run
+        concurrently (the database orders them)."""
+        if not self.is_sqlite:
+            with self.engine.begin() as conn:
+                return work(conn)
+        job: _Job[T] = _Job(work)
+        self._group.run(job)
+        if job.error is not None:
+            raise job.error
+        return job.result  # type: ignore[return-value]
+
     # -- games ----------------------------------------------------------
     def create_game(self, row: GameRow) -> None:
-        with self._write_lock, self.engine.begin() as conn:
+        def work(conn: Any) -> None:
             conn.execute(
                 self.games.insert().values(
                     id=row.id,
@@ -302,6 +320,8 @@ class Store:
                     )
                 )
             self._notify(conn, row.id, 0)
+
+        return self.write(work)
 
     def _game_from(self, r: Any, seats: list[SeatRow]) -> GameRow:
         return GameRow(
@@ -382,7 +402,8 @@ class Store:
         """Give an open human seat its token; False if somebody claimed it first.
         ``seeded=False``: the player seed comes later (``set_seed``); ``account_id`` binds the
         seat to a logged-in player's account."""
-        with self._write_lock, self.engine.begin() as conn:
+
+        def work(conn: Any) -> bool:
             res = conn.execute(
                 self.seats.update()
                 .where(
@@ -405,10 +426,13 @@ class Store:
             self._notify(conn, game_id, seq)
             return bool(res.rowcount == 1)
 
+        return self.write(work)
+
     def rebind_token(self, game_id: str, seat: int, account_id: str, token_hash: str) -> bool:
         """Give the seat bound to ``account_id`` a new token (its owner resumes from another
         browser; the old token stops working); False if the seat is not bound to it."""
-        with self._write_lock, self.engine.begin() as conn:
+
+        def work(conn: Any) -> bool:
             res = conn.execute(
                 self.seats.update()
                 .where(
@@ -421,9 +445,12 @@ class Store:
             self._notify(conn, game_id, -1)
             return bool(res.rowcount == 1)
 
+        return self.write(work)
+
     def set_seed(self, game_id: str, seat: int, seed: str, *, seq: int = 0) -> bool:
         """Store the player seed of a taken seat that waits for it; False if it had one."""
-        with self._write_lock, self.engine.begin() as conn:
+
+        def work(conn: Any) -> bool:
             res = conn.execute(
                 self.seats.update()
                 .where(
@@ -436,14 +463,18 @@ class Store:
             self._notify(conn, game_id, seq)
             return bool(res.rowcount == 1)
 
+        return self.write(work)
+
     def set_status(self, game_id: str, status: str, *, seq: int = 0) -> None:
-        with self._write_lock, self.engine.begin() as conn:
+        def work(conn: Any) -> None:
             conn.execute(
                 self.games.update()
                 .where(self.games.c.id == game_id)
                 .values(status=status, updated=time.time())
             )
             self._notify(conn, game_id, seq)
+
+        return self.write(work)
 
     def finish(
         self,
@@ -464,7 +495,8 @@ class Store:
         if if_seq is not None:
             a = self.actions.c
             cond.append(~sa.exists().where(a.game_id == game_id, a.seq > if_seq))
-        with self._write_lock, self.engine.begin() as conn:
+
+        def work(conn: Any) -> bool:
             res = conn.execute(
                 self.games.update()
                 .where(*cond)
@@ -473,12 +505,16 @@ class Store:
             self._notify(conn, game_id, seq)
             return bool(res.rowcount == 1)
 
+        return self.write(work)
+
     def set_rematch(self, game_id: str, rematch_id: str, *, seq: int = 0) -> None:
-        with self._write_lock, self.engine.begin() as conn:
+        def work(conn: Any) -> None:
             conn.execute(
                 self.games.update().where(self.games.c.id == game_id).values(rematch=rematch_id)
             )
             self._notify(conn, game_id, seq)
+
+        return self.write(work)
 
     def expire(self, *, waiting_before: float, playing_before: float) -> list[str]:
         """Mark games abandoned: waiting ones last changed before ``waiting_before``, playing
@@ -488,7 +524,8 @@ class Store:
             sa.and_(g.status == "waiting", g.updated < waiting_before),
             sa.and_(g.status == "playing", g.updated < playing_before),
         )
-        with self._write_lock, self.engine.begin() as conn:
+
+        def work(conn: Any) -> list[str]:
             ids = [r.id for r in conn.execute(sa.select(g.id).where(cond).limit(1000))]
             if ids:
                 conn.execute(
@@ -499,6 +536,8 @@ class Store:
                 for game_id in ids:
                     self._notify(conn, game_id, -1)
             return ids
+
+        return self.write(work)
 
     # -- the action log -------------------------------------------------
     def append_actions(
@@ -518,15 +557,31 @@ class Store:
         durable, or gets its own ConflictError."""
         request = _Append(game_id, first_seq, actions, status, result, self.now())
         if self.is_sqlite:
-            self._group.run(request)
-        else:
-            try:
-                with self.engine.begin() as conn:
-                    self._write_append(conn, request)
-            except IntegrityError as exc:
-                raise request.conflict() from exc
-        if request.error is not None:
-            raise request.error
+            # the writer thread is the only writer of the file, and a transaction sees its
+            # own rows: a number already in the log, or taken earlier in the same batch, is
+            # found by looking, and only that append fails
+            def work(conn: Any) -> ConflictError | None:
+                c = self.actions.c
+                clash = conn.execute(
+                    sa.select(c.seq)
+                    .where(c.game_id == game_id, c.seq >= first_seq)
+                    .where(c.seq < first_seq + len(actions))
+                    .limit(1)
+                ).first()
+                if clash:
+                    return request.conflict()
+                self._write_append(conn, request)
+                return None
+
+            conflict = self.write(work)
+            if conflict is not None:
+                raise conflict
+            return
+        try:
+            with self.engine.begin() as conn:
+                self._write_append(conn, request)
+        except IntegrityError as exc:
+            raise request.conflict() from exc
 
     def _write_append(self, conn: Any, r: _Append) -> None:
         values: dict[str, Any] = {"updated": r.now}
@@ -550,29 +605,23 @@ class Store:
         conn.execute(self.games.update().where(self.games.c.id == r.game_id).values(**values))
         self._notify(conn, r.game_id, r.first_seq + len(r.actions) - 1)
 
-    def _write_group(self, batch: list[_Append]) -> None:
-        """One SQLite transaction for ``batch`` (the group committer's thread). This is the
-        only writer of the database file, so a number already in the log (or taken earlier in
-        the same batch) is found by looking, and only that append fails."""
-        a = self.actions.c
-        with self._write_lock, self.engine.begin() as conn:
-            taken: set[tuple[str, int]] = set()
-            for r in batch:
-                seqs = [(r.game_id, r.first_seq + i) for i in range(len(r.actions))]
-                clash = (
-                    any(k in taken for k in seqs)
-                    or conn.execute(
-                        sa.select(a.seq)
-                        .where(a.game_id == r.game_id, a.seq >= r.first_seq)
-                        .where(a.seq < r.first_seq + len(r.actions))
-                        .limit(1)
-                    ).first()
-                )
-                if clash:
-                    r.error = r.conflict()
-                    continue
-                taken.update(seqs)
-                self._write_append(conn, r)
+    def _write_group(self, batch: list[_Job[Any]]) -> None:
+        """Run ``batch`` in one SQLite transaction (the writer thread). If that transaction
+        fails, each job runs again alone, so only the one at fault fails."""
+        try:
+            with self._write_lock, self.engine.begin() as conn:
+                for job in batch:
+                    job.result = job.work(conn)
+            return
+        except Exception:
+            if len(batch) == 1:
+                raise
+        for job in batch:
+            try:
+                with self._write_lock, self.engine.begin() as conn:
+                    job.result = job.work(conn)
+            except Exception as exc:
+                job.error = exc
 
     def load_actions(self, game_id: str, after: int = 0) -> list[ActionRow]:
         """The log of ``game_id`` in order, from action ``after + 1`` on."""
@@ -600,7 +649,7 @@ class Store:
 
 @dataclass
 class _Append:
-    """One caller's append, waiting in the group committer."""
+    """One append to the log (what ``ConflictError`` names)."""
 
     game_id: str
     first_seq: int
@@ -608,8 +657,6 @@ class _Append:
     status: str | None
     result: list[float] | None
     now: float
-    error: Exception | None = None
-    done: threading.Event = field(default_factory=threading.Event)
 
     def conflict(self) -> ConflictError:
         return ConflictError(
@@ -617,19 +664,29 @@ class _Append:
         )
 
 
+@dataclass
+class _Job(Generic[T]):
+    """One caller's write, waiting in the group committer: ``work(conn)`` gives ``result``."""
+
+    work: Callable[[Any], T]
+    result: T | None = None
+    error: Exception | None = None
+    done: threading.Event = field(default_factory=threading.Event)
+
+
 class _GroupCommit:
-    """One writer thread for SQLite: it takes every append that waits and writes them in one
-    transaction, so under load one flush serves many games; alone, an append waits for
+    """One writer thread for SQLite: it takes every write that waits and runs them in one
+    transaction, so under load one flush serves many games; alone, a write waits for
     nothing but the hand-over to the thread."""
 
-    def __init__(self, write: Callable[[list[_Append]], None], max_batch: int = 256) -> None:
+    def __init__(self, write: Callable[[list[_Job[Any]]], None], max_batch: int = 256) -> None:
         self.write = write
         self.max_batch = max_batch
-        self._pending: list[_Append] = []
+        self._pending: list[_Job[Any]] = []
         self._cv = threading.Condition()
         self._thread: threading.Thread | None = None
 
-    def run(self, request: _Append) -> None:
+    def run(self, request: _Job[Any]) -> None:
         """Write ``request`` (maybe with others); returns when it is durable or failed."""
         with self._cv:
             self._pending.append(request)
@@ -650,7 +707,7 @@ class _GroupCommit:
                 del self._pending[: self.max_batch]
             try:
                 self.write(batch)
-            except Exception as exc:  # the whole transaction failed: every append in it did
+            except Exception as exc:  # the whole transaction failed: every write in it did
                 for r in batch:
                     r.error = r.error or exc
             for r in batch:

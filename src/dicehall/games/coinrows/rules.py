@@ -83,6 +83,7 @@ OPTIONS = (
         "coins each player starts with (the seed's 'specified number of pieces'); "
         "player 1 puts 5 of them on the board, player 2 puts 2",
         minimum=OPENING_COINS[0],
+        maximum=1000,
     ),
     Option(
         "leaving",
@@ -98,7 +99,9 @@ OPTIONS = (
         "more coins in neighbouring columns",
         choices=("row", "adjacent"),
     ),
-    Option("turn_limit", int, 1000, "the game ends after this many turns", minimum=1),
+    Option(
+        "turn_limit", int, 1000, "the game ends after this many turns", minimum=1, maximum=100_000
+    ),
     Option(
         "opening",
         str,

@@ -52,8 +52,19 @@ class WebView(Protocol):
         ...
 
 
-#: The method names of a web view.
-VIEW_METHODS = ("state_view", "legal_view", "move_view", "summary")
+#: The method names of a web view (``legal_texts_and_view`` is optional: a view that has it
+#: computes the legal texts and its legal view together, for speed).
+VIEW_METHODS = ("state_view", "legal_view", "move_view", "summary", "legal_texts_and_view")
+
+
+def legal_texts_and_view(view: WebView, state: State) -> tuple[list[str], Any]:
+    """``(state.legal_texts(), view.legal_view(state))``, through the view's own
+    ``legal_texts_and_view`` where it has one (it may share work between the two)."""
+    both = getattr(view, "legal_texts_and_view", None)
+    if both is not None:
+        texts, moves = both(state)
+        return list(texts), moves
+    return state.legal_texts(), view.legal_view(state)
 
 
 class GenericView:
@@ -70,6 +81,9 @@ class GenericView:
 
     def summary(self, state: State) -> str:
         return generic_summary(state)
+
+    def legal_texts_and_view(self, state: State) -> tuple[list[str], Any]:
+        return state.legal_texts(), self.legal_view(state)
 
 
 class FunctionsView(FunctionsOverride, GenericView):
