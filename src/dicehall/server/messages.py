@@ -55,6 +55,13 @@ class ErrorCode(StrEnum):
     BAD_LOGIN = "bad_login"
     USERNAME_TAKEN = "username_taken"
     UNKNOWN_PLAYER = "unknown_player"
+    NO_HINTS = "no_hints"
+    TIME_OUT = "time_out"
+    TOO_EARLY = "too_early"
+    TOO_MANY = "too_many"
+    UNKNOWN_SEEK = "unknown_seek"
+    SEEK_TAKEN = "seek_taken"
+    OUT_OF_RANGE = "out_of_range"
 
 
 def dumps(obj: Any) -> str:
