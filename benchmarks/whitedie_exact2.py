@@ -70,7 +70,9 @@ def main() -> None:
     approx = solve_two_player(target, chart, tables, exact=False).win
     print(f"score-minimax solution: first player {approx[0, 0]:.6f} ({time.time() - start:.0f} s)")
     computed = _Saving(args.cache)
-    sol = solve_two_player(target, chart, tables, exact=True, free=args.free, computed=computed)
+    sol = solve_two_player(
+        target, chart, tables, exact=True, free=args.free, computed=computed, start=approx
+    )
     win = sol.win
     what = "free arrangement and claim" if args.free else "exact tic-tac-toe order"
     print(f"{what}: first player {win[0, 0]:.6f}; {sol.sweeps} sweeps, {time.time() - start:.0f} s")

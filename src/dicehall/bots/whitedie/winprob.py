@@ -318,6 +318,7 @@ def solve_two_player(
     free: bool = False,
     tolerance: float = 1e-13,
     computed: dict[OrderKey, IntArray] | None = None,
+    start: FloatArray | None = None,
 ) -> TwoPlayerSolution:
     """The perfect two-player policy's winning chances at every score pair.
 
@@ -326,14 +327,17 @@ def solve_two_player(
     that is not the score order (else by the score minimax, an approximation at those
     pairs; fast, for options without shipped order tables). ``free``: with a free Pips
     arrangement and an optional claim. ``computed``: order tables searched before (new
-    ones are added to it as they are searched, a cache the caller may keep).
+    ones are added to it as they are searched, a cache the caller may keep). ``start``:
+    a first guess of the table (the score-minimax solution is a close one, which spares
+    the search of orders that only a poor guess would visit); the result does not
+    depend on it.
     """
     from dicehall.bots.whitedie.tables import load_tables
 
     model = TurnModel(chart, tables or load_tables(), exact=exact, free=free)
     if computed is not None:
         model.computed = computed
-    win = np.full((target, target), 0.5)
+    win = np.full((target, target), 0.5) if start is None else start.astype(np.float64)
     sweeps = 0
     bad = 0
     for total in range(2 * target - 2, -1, -1):
