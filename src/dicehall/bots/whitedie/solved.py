@@ -71,7 +71,9 @@ def generate(
 
     game = load_game("whitedie")
     target, chart = int(game.options["target"]), str(game.options["poker_chart"])
-    sol = solve_two_player(target, chart, Tables(matching, tic, {}))
+    base = Tables(matching, tic, {})
+    guess = solve_two_player(target, chart, base, exact=False).win  # spares transient orders
+    sol = solve_two_player(target, chart, base, start=guess)
     win = sol.win
     log(
         f"win probabilities ({target}, {chart}, {len(sol.orders)} tic-tac-toe order tables): "
