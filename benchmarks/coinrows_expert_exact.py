@@ -3,6 +3,7 @@ variants (prints the figures).
 
     python benchmarks/coinrows_expert_exact.py [--purses 5 6 7 8] [--games 20]
                                                [--levels greedy expert] [--seed 1]
+                                               [--out PATH]
 
 For each purse (``leaving=false``, ``capture=row``; the table comes from the cache or
 is solved first, see benchmarks/coinrows_solve.py) each level plays ``--games`` games
@@ -11,7 +12,10 @@ than one legal action the exact values of all actions are read from the solution
 choice is an error when its value is below the best by more than 1e-9, and the loss is
 the difference in expected result (+1 win, -1 loss). Printed per level and purse:
 decisions, errors (rate, in Phase A and in moves), the mean loss per decision, and the
-largest single loss.
+largest single loss. Every finished game is appended to ``--out`` at once (purse, level,
+seed, game and its counts), and a rerun plays only the games the file does not hold, so a
+long measurement resumes and a larger ``--games`` extends it (default
+benchmarks/results/coinrows_expert_exact.jsonl).
 
 A level ``mcts:N`` is UCT with ``N`` simulations per decision and a fast playout: the
 playout captures whenever a capture takes an opponent's coin, else rolls, moves at
@@ -23,8 +27,11 @@ steps instead of a whole game.
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import time
+from pathlib import Path
+from typing import Any
 
 from dicehall import load_game
 from dicehall.bots.coinrows import Bot, evaluate
@@ -101,48 +108,88 @@ def main() -> None:
     ap.add_argument("--levels", nargs="+", default=["greedy", "expert"])
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--versus", nargs=2, metavar=("A", "B"), help="also play A against B")
+    ap.add_argument(
+        "--out", type=Path, default=Path("benchmarks/results/coinrows_expert_exact.jsonl")
+    )
     args = ap.parse_args()
     if args.versus:
         for purse in args.purses:
             versus(purse, args.versus[0], args.versus[1], args.games, args.seed)
         return
+    done: dict[tuple[int, str, int], dict[int, dict[str, Any]]] = {}
+    if args.out.exists():
+        for line in args.out.read_text().splitlines():
+            row = json.loads(line)
+            done.setdefault((row["purse"], row["level"], row["seed"]), {})[row["game"]] = row
+    args.out.parent.mkdir(parents=True, exist_ok=True)
     for purse in args.purses:
-        sol = load_or_solve(purse, False)
+        sol = None
         game = load_game("coinrows", purse=purse, leaving=False)
         for level in args.levels:
             start = time.time()
-            decisions = errors = errors_a = errors_b = 0
-            loss = worst = 0.0
+            rows = done.setdefault((purse, level, args.seed), {})
             for g in range(args.games):
-                bots = [make_bot(level, args.seed + 2 * g), make_bot(level, args.seed + 2 * g + 1)]
-                dice = SeededDice(args.seed * 7919 + g)
-                state = game.new_initial_state()
-                while not state.is_terminal():
-                    if state.is_chance_node():
-                        state = state.apply(resolve_chance(state, dice))
-                        continue
-                    action = bots[state.current_player()].act(state)
-                    if len(state.legal_actions()) > 1:
-                        values = dict(
-                            (state.action_to_text(a), v) for a, v in action_values(sol, state)
-                        )
-                        best = max(values.values())
-                        gap = best - values[state.action_to_text(action)]
-                        decisions += 1
-                        if gap > 1e-9:
-                            errors += 1
-                            errors_a += state.phase is Phase.A
-                            errors_b += state.phase is Phase.B
-                            loss += gap
-                            worst = max(worst, gap)
-                    state = state.apply(action)
-            print(
-                f"purse {purse} {level}: {decisions} decisions in {args.games} games, "
-                f"{errors} errors ({errors / max(decisions, 1):.1%}; {errors_a} in Phase A, "
-                f"{errors_b} moves), mean loss {loss / max(decisions, 1):.4f} per decision, "
-                f"largest {worst:.3f} ({time.time() - start:.0f} s)",
-                flush=True,
-            )
+                if g in rows:
+                    continue
+                if sol is None:
+                    sol = load_or_solve(purse, False)
+                rows[g] = row = _play(sol, game, level, args.seed, g) | {"purse": purse}
+                with args.out.open("a") as f:
+                    f.write(json.dumps(row) + "\n")
+            report(purse, level, [rows[g] for g in range(args.games)], time.time() - start)
+
+
+def _play(sol: object, game: object, level: str, seed: int, g: int) -> dict[str, Any]:
+    """One self-play game of ``level`` scored against the exact values."""
+    bots = [make_bot(level, seed + 2 * g), make_bot(level, seed + 2 * g + 1)]
+    dice = SeededDice(seed * 7919 + g)
+    state = game.new_initial_state()  # type: ignore[attr-defined]
+    decisions = errors = errors_a = errors_b = 0
+    loss = worst = 0.0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state = state.apply(resolve_chance(state, dice))
+            continue
+        action = bots[state.current_player()].act(state)
+        if len(state.legal_actions()) > 1:
+            values = dict((state.action_to_text(a), v) for a, v in action_values(sol, state))  # type: ignore[arg-type]
+            gap = max(values.values()) - values[state.action_to_text(action)]
+            decisions += 1
+            if gap > 1e-9:
+                errors += 1
+                errors_a += state.phase is Phase.A
+                errors_b += state.phase is Phase.B
+                loss += gap
+                worst = max(worst, gap)
+        state = state.apply(action)
+    return {"level": level, "seed": seed, "game": g, "decisions": decisions, "errors": errors,
+            "errors_a": errors_a, "errors_b": errors_b, "loss": loss, "worst": worst}  # fmt: skip
+
+
+def wilson(k: float, n: float, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval of a proportion k/n."""
+    if n == 0:
+        return 0.0, 1.0
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * (p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5 / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def report(purse: int, level: str, rows: list[dict[str, Any]], seconds: float) -> None:
+    """The figures of one level and purse over its games."""
+    decisions = sum(r["decisions"] for r in rows)
+    errors = sum(r["errors"] for r in rows)
+    loss = sum(r["loss"] for r in rows)
+    lo, hi = wilson(errors, decisions)
+    print(
+        f"purse {purse} {level}: {decisions} decisions in {len(rows)} games, "
+        f"{errors} errors ({errors / max(decisions, 1):.1%} [{lo:.1%}, {hi:.1%}]; "
+        f"{sum(r['errors_a'] for r in rows)} in Phase A, {sum(r['errors_b'] for r in rows)} "
+        f"moves), mean loss {loss / max(decisions, 1):.4f} per decision, "
+        f"largest {max((r['worst'] for r in rows), default=0.0):.3f} ({seconds:.0f} s)",
+        flush=True,
+    )
 
 
 if __name__ == "__main__":

@@ -32,7 +32,7 @@ def register(app: typer.Typer) -> None:
         ] = None,
         chart: Annotated[str, typer.Option(help="poker chart for --target")] = "standard",
     ) -> None:
-        """Build the exact solver tables of GAME (White Die: a few minutes)."""
+        """Build the exact solver tables of GAME (White Die: half an hour or so)."""
         with friendly_errors():
             if game != "whitedie":
                 raise typer.BadParameter(f"nothing to solve for {game!r}; try: whitedie")

@@ -140,13 +140,16 @@ TARGET = 4  # a short game keeps the exact evaluation quick
 @pytest.fixture(scope="module")
 def short_game() -> dict[str, np.ndarray]:
     """The perfect table of a game to 4 and exact evaluations of policy pairs."""
-    win = solve_two_player(TARGET).win
+    # tic-tac-toe by the score minimax everywhere (exact=False): the order tables this
+    # target's few non-increasing pairs need take minutes of search, and the relations
+    # checked hold for the model either way, as long as solution and evaluation agree
+    win = solve_two_player(TARGET, exact=False).win
     perfect, greedy = perfect_policy(win, TARGET), greedy_policy(TARGET)
     return {
         "win": win,
-        "perfect-perfect": evaluate(perfect, perfect, TARGET),
-        "greedy-perfect": evaluate(greedy, perfect, TARGET),
-        "perfect-greedy": evaluate(perfect, greedy, TARGET),
+        "perfect-perfect": evaluate(perfect, perfect, TARGET, exact=False),
+        "greedy-perfect": evaluate(greedy, perfect, TARGET, exact=False),
+        "perfect-greedy": evaluate(perfect, greedy, TARGET, exact=False),
     }
 
 
@@ -167,10 +170,10 @@ def test_perfect_never_does_worse_than_greedy(short_game: dict[str, np.ndarray])
 def test_expected_length_is_finite_and_sensible(short_game: dict[str, np.ndarray]) -> None:
     win = short_game["win"]
     perfect = perfect_policy(win, TARGET)
-    counts = expected_counts(perfect, perfect, TARGET)
+    counts = expected_counts(perfect, perfect, TARGET, exact=False)
     # more than two turns (nobody scores 4 every turn), fewer than a dozen
     assert 2 < counts["turns"] < 12
-    assert counts["rolls"] == pytest.approx(expected_turns(perfect, perfect, TARGET))
+    assert counts["rolls"] == pytest.approx(expected_turns(perfect, perfect, TARGET, exact=False))
     # every turn ends with a challenge or a white 1; every roll is one of those or a reroll
     challenges = sum(counts[n] for n in ("Poker", "Tic-tac-toe", "Matching", "Pips", "Sixes"))
     assert counts["turns"] == pytest.approx(challenges + counts["lost to white 1"])

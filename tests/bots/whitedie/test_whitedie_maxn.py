@@ -99,7 +99,7 @@ def decision_points(players: int, count: int, seed: int, **options: object) -> l
     return out
 
 
-@pytest.mark.parametrize(("players", "target"), [(2, 21), (3, 8)])
+@pytest.mark.parametrize(("players", "target"), [(2, 21), (3, 8), (3, 21)])
 def test_perfect_never_picks_a_worse_choice(players: int, target: int) -> None:
     bot = Bot("perfect", seed=1)
     points = decision_points(players, 2000, seed=players, target=target)

@@ -48,11 +48,16 @@ WIN = "win"
 
 
 def maxn_solution(state: WhiteDieState) -> MaxnSolution | None:
-    """The max^n table for this game's options when one is shipped (three players)."""
+    """The max^n table for this game's options when one is shipped (three players) and
+    holds this position (a partial table holds the positions from its lowest score
+    total up)."""
     n = len(state.scores)
     if n < 3:
         return None
-    return load_maxn(n, state.game.target, state.game.poker_chart)
+    sol = load_maxn(n, state.game.target, state.game.poker_chart)
+    if sol is None or not sol.solved(state.scores):
+        return None
+    return sol
 
 
 def outcome_table(state: WhiteDieState, sol: MaxnSolution) -> np.ndarray:

@@ -22,10 +22,13 @@ preferences over the reachable scores are opposite (the player's chance rises wi
 his score, the opponent's falls); ``MaxnSolution.ttt_exact`` counts the positions
 where that holds for every opponent, and the rest are the documented approximation.
 
-Cost: one policy evaluation per position per iteration, so ``target ** n``
-positions: 9,261 for three players (exact, shipped), 194,481 for four (hours on
-one core), 4 million for five: beyond four players ``perfect`` uses the
-two-player approximation of ``winprob``.
+Cost: one policy evaluation per position per iteration (about 0.09 s), so
+``target ** n`` positions: 9,261 for three players at the default target (shipped,
+``maxn3_21.npz``: 41 minutes of one niced process on a shared machine), 194,481 for
+four (about a day of one core), 4 million for five: for four players and more
+``perfect`` uses the two-player approximation of ``winprob``. Long solves write a
+checkpoint after every score total and resume from it; a table stopped early is exact
+from its ``lowest_total`` up and is used there.
 """
 
 from __future__ import annotations
@@ -53,7 +56,13 @@ FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 
 MAXN_TABLES = Path(__file__).with_name("maxn3.npz")
-"""The shipped three-player table (default target and chart)."""
+"""The shipped complete three-player table (``target=8``, standard chart)."""
+
+MAXN21_TABLES = Path(__file__).with_name("maxn3_21.npz")
+"""The shipped three-player table for the default game (``target=21``), solved from the
+highest score total down as far as it went (its ``lowest_total``)."""
+
+SHIPPED = (MAXN_TABLES, MAXN21_TABLES)
 
 EXACT_PLAYERS = (2, 3)
 """Player counts whose perfect play is solved (two by ``winprob``, three here)."""
@@ -204,6 +213,13 @@ class MaxnSolution:
     ttt_exact: int
     positions: int
     seconds: float
+    lowest_total: int = 0
+    """Positions whose scores add up to at least this are solved (0: all of them); a
+    partial table, solved from the highest total down, stops above 0."""
+
+    def solved(self, scores: tuple[int, ...]) -> bool:
+        """True if the table holds the exact max^n values at ``scores``."""
+        return sum(scores) >= self.lowest_total
 
     def chances(self, scores: tuple[int, ...], turn: int) -> FloatArray:
         """Each seat's chance (in seat order) with ``scores`` and ``turn`` to roll."""
@@ -224,8 +240,15 @@ def solve_maxn(
     *,
     tolerance: float = 1e-12,
     log: Callable[[str], None] | None = None,
+    checkpoint: Path | None = None,
+    seconds: float | None = None,
 ) -> MaxnSolution:
     """Solve max^n White Die for ``players`` seats (see the module docstring).
+
+    With ``checkpoint`` the table is written there (atomically) after every score
+    total, and a later call with the same file resumes below the last total done.
+    With ``seconds`` it stops after the first total finished past that many seconds
+    (of this call) and returns a partial solution (``lowest_total`` > 0).
 
     :raises ValueError: for fewer than three players (``winprob`` solves two).
     """
@@ -234,18 +257,26 @@ def solve_maxn(
     start = time.time()
     turns = _turns(chart)
     n = players
+    top = n * (target - 1)
     values = np.zeros((target,) * n + (n,))
     iterations = 0
     exact = 0
-    done: set[tuple[int, ...]] = set()
-    for total in range(n * (target - 1), -1, -1):
+    spent = 0.0  # seconds of earlier calls (a resumed checkpoint)
+    lowest = top + 1
+    if checkpoint is not None and checkpoint.exists():
+        old = _read(checkpoint)
+        if (old.players, old.target, old.chart) != (n, target, chart):
+            raise ValueError(f"{checkpoint} holds another game: {old.players} players, "
+                             f"target {old.target}, {old.chart}")  # fmt: skip
+        values, iterations, exact = old.values.copy(), old.iterations, old.ttt_exact
+        spent, lowest = old.seconds, old.lowest_total
+    for total in range(lowest - 1, -1, -1):
         for x in itertools.product(range(target), repeat=n):
-            if sum(x) != total or x in done:
-                continue
+            if sum(x) != total or x != min(x[k:] + x[:k] for k in range(n)):
+                continue  # another total, or a rotation of a tuple already solved
             cyc = [x[k:] + x[:k] for k in range(n)]  # cyc[k]: seat k of x on turn
-            done.update(cyc)
             # absolute chances w[k] (seat order of x) with seat k on turn
-            w = np.full((n, n), 1.0 / n)
+            w = _first_guess(values, target, x)
             plans: list[TurnPlan] = []
             for _ in range(50):
                 iterations += 1
@@ -281,9 +312,35 @@ def solve_maxn(
             for k in range(n):
                 values[cyc[k]] = np.roll(w[k], -k)
             exact += sum(p.ttt_exact for p in plans)
+        lowest = total
+        sol = MaxnSolution(n, target, chart, values, iterations, exact, target**n,
+                           spent + time.time() - start, lowest)  # fmt: skip
+        if checkpoint is not None:
+            save(sol, checkpoint)
         if log is not None:
-            log(f"score total {total}: done ({time.time() - start:.0f} s)")
-    return MaxnSolution(n, target, chart, values, iterations, exact, target**n, time.time() - start)
+            log(f"score total {total}: done ({sol.seconds:.0f} s, {iterations} iterations)")
+        if seconds is not None and time.time() - start > seconds and total > 0:
+            return sol
+    return MaxnSolution(n, target, chart, values, iterations, exact, target**n,
+                        spent + time.time() - start, 0)  # fmt: skip
+
+
+def _first_guess(values: FloatArray, target: int, x: tuple[int, ...]) -> FloatArray:
+    """A starting point for the policy iteration of the cycle of ``x``: seat ``k`` on
+    turn valued as if seat ``k - 1`` had one point more (a solved position, next to
+    the unknown one), or a fair share where that point would win. A good guess
+    usually gives the final policies at once, so two iterations suffice."""
+    n = len(x)
+    w = np.full((n, n), 1.0 / n)
+    for k in range(n):
+        prev = (k - 1) % n
+        if x[prev] + 1 >= target:
+            continue
+        y = list(x)
+        y[prev] += 1
+        rotated = tuple(y[k:] + y[:k])
+        w[k] = np.roll(values[rotated], k)
+    return w
 
 
 def bellman_residual(sol: MaxnSolution, positions: list[tuple[int, ...]] | None = None) -> float:
@@ -300,8 +357,10 @@ def bellman_residual(sol: MaxnSolution, positions: list[tuple[int, ...]] | None 
 
 # -- shipped table ------------------------------------------------------------------
 def save(sol: MaxnSolution, path: Path = MAXN_TABLES) -> Path:
-    """Write a solution (compressed) for shipping or caching."""
-    meta = np.array([sol.players, sol.target, sol.iterations, sol.ttt_exact, sol.seconds])
+    """Write a solution (compressed) for shipping or caching; a partial one keeps its
+    ``lowest_total`` (the positions below it are zeros)."""
+    meta = np.array([sol.players, sol.target, sol.iterations, sol.ttt_exact, sol.seconds,
+                     sol.lowest_total])  # fmt: skip
     tmp = path.with_name(path.name + ".tmp.npz")
     np.savez_compressed(tmp, values=sol.values, meta=meta, chart=np.array(sol.chart))
     tmp.replace(path)
@@ -309,17 +368,23 @@ def save(sol: MaxnSolution, path: Path = MAXN_TABLES) -> Path:
     return path
 
 
+def _read(path: Path) -> MaxnSolution:
+    with np.load(path) as data:
+        meta = data["meta"]
+        players, target = int(meta[0]), int(meta[1])
+        return MaxnSolution(
+            players, target, str(data["chart"]), data["values"], int(meta[2]), int(meta[3]),
+            target**players, float(meta[4]), int(meta[5]) if len(meta) > 5 else 0,
+        )  # fmt: skip
+
+
 @cache
 def load_maxn(players: int = 3, target: int = 21, chart: str = "standard") -> MaxnSolution | None:
-    """The shipped max^n table for these options, or None."""
-    if not MAXN_TABLES.exists():
-        return None
-    with np.load(MAXN_TABLES) as data:
-        meta = data["meta"]
-        if (int(meta[0]), int(meta[1]), str(data["chart"])) != (players, target, chart):
-            return None
-        values = data["values"]
-    return MaxnSolution(
-        players, target, chart, values, int(meta[2]), int(meta[3]), target**players,
-        float(meta[4]),
-    )  # fmt: skip
+    """The shipped max^n table for these options (complete, or solved from the highest
+    score total down to its ``lowest_total``), or None."""
+    for path in SHIPPED:
+        if path.exists():
+            sol = _read(path)
+            if (sol.players, sol.target, sol.chart) == (players, target, chart):
+                return sol
+    return None

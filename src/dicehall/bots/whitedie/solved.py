@@ -22,13 +22,20 @@ from dicehall.bots.whitedie.tables import (
     compute_matching,
     compute_tictactoe,
     load_tables,
+    order_key_name,
     winprob_key,
 )
 from dicehall.bots.whitedie.winprob import solve_two_player
 
 
 def winprob_table(target: int, chart: str) -> npt.NDArray[np.float64]:
-    """Two-player winning chances (shipped, cached on disk, or computed now)."""
+    """Two-player winning chances (shipped, cached on disk, or computed now).
+
+    The shipped default table is exact (tic-tac-toe by the order of the worth of its
+    scores where that is not the score order). A table computed on first use values
+    tic-tac-toe by its score minimax at those few pairs (``exact=False``: a minute, not
+    the half hour the order tables take); the bot's own tic-tac-toe play is exact
+    either way."""
     key = winprob_key(target, chart)
     shipped = load_tables().winprob.get(key)
     if shipped is not None:
@@ -38,7 +45,7 @@ def winprob_table(target: int, chart: str) -> npt.NDArray[np.float64]:
         table: npt.NDArray[np.float64] = np.load(path)
         if table.shape == (target, target):
             return table
-    table = solve_two_player(target, chart).win
+    table = solve_two_player(target, chart, exact=False).win
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(path.name + f".{os.getpid()}.tmp.npy")
@@ -64,8 +71,14 @@ def generate(
 
     game = load_game("whitedie")
     target, chart = int(game.options["target"]), str(game.options["poker_chart"])
-    win = solve_two_player(target, chart, Tables(matching, tic, {})).win
-    log(f"win probabilities ({target}, {chart}): done in {time.time() - start:.0f} s")
+    base = Tables(matching, tic, {})
+    guess = solve_two_player(target, chart, base, exact=False).win  # spares transient orders
+    sol = solve_two_player(target, chart, base, start=guess)
+    win = sol.win
+    log(
+        f"win probabilities ({target}, {chart}, {len(sol.orders)} tic-tac-toe order tables): "
+        f"done in {time.time() - start:.0f} s"
+    )
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp.npz")
     arrays: dict[str, npt.NDArray[np.generic]] = {
@@ -73,6 +86,7 @@ def generate(
         "tictactoe": tic.astype(np.int8),
         winprob_key(target, chart): win,
     }
+    arrays.update({order_key_name(k): v.astype(np.int8) for k, v in sol.orders.items()})
     np.savez_compressed(tmp, **arrays)  # type: ignore[arg-type]
     tmp.replace(path)
     load_tables.cache_clear()

@@ -8,7 +8,9 @@ other way round); ``solved`` computes and writes them.
 * ``matching``: the matching score of every pair of four-dice multisets (126 x 126),
 * ``tictactoe``: the minimax tic-tac-toe score of every pair of rolls (126 x 126),
 * ``winprob_<target>_<chart>``: two-player winning chances of the player on turn at
-  every score pair, for the default options.
+  every score pair, for the default options,
+* ``tttorder_<free>_<leaf>``: tic-tac-toe outcomes under the other score orders the
+  two-player solution needs (where a point can be worth less than none).
 
 Win-probability tables for other options are computed on first use (a minute or
 so) and cached under the user cache directory.
@@ -18,7 +20,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
@@ -28,13 +30,40 @@ import numpy.typing as npt
 PACKAGE_TABLES = Path(__file__).with_name("tables.npz")
 
 
+Leaf = tuple[int, ...]
+"""A tic-tac-toe objective: the rank of each score 0..12 (see ``tictactoe.ranks``)."""
+
+OrderKey = tuple[Leaf, bool]
+"""A tic-tac-toe order table's key: the leaf order and whether the claim is optional."""
+
+
 @dataclass(frozen=True)
 class Tables:
-    """The shipped tables."""
+    """The shipped tables. ``orders[(leaf, free_claim)]``: the tic-tac-toe outcome of
+    every pair of rolls when the player maximises (and the opponent minimises) the
+    rank ``leaf`` gives each score, as a score of that rank: the score pairs of the
+    two-player solution where points are not always worth more need them."""
 
     matching: npt.NDArray[np.int64]
     tictactoe: npt.NDArray[np.int64]
     winprob: dict[str, npt.NDArray[np.float64]]
+    orders: dict[OrderKey, npt.NDArray[np.int64]] = field(default_factory=dict)
+
+
+def order_key_name(key: OrderKey) -> str:
+    """The name of an order table in ``tables.npz``.
+
+    >>> order_key_name(((0, 2, 1) + (3,) * 10, False))
+    'tttorder_0_0-2-1-3-3-3-3-3-3-3-3-3-3'
+    """
+    leaf, free = key
+    return f"tttorder_{int(free)}_" + "-".join(map(str, leaf))
+
+
+def order_key(name: str) -> OrderKey:
+    """The key of an order table from its name in ``tables.npz``."""
+    _, free, leaf = name.split("_")
+    return tuple(int(x) for x in leaf.split("-")), free == "1"
 
 
 def cache_dir() -> Path:
@@ -61,6 +90,11 @@ def load_tables() -> Tables:
                 data["matching"].astype(np.int64),
                 data["tictactoe"].astype(np.int64),
                 {k: data[k] for k in data.files if k.startswith("winprob_")},
+                {
+                    order_key(k): data[k].astype(np.int64)
+                    for k in data.files
+                    if k.startswith("tttorder_")
+                },
             )
     return Tables(compute_matching(), compute_tictactoe(), {})
 

@@ -128,7 +128,9 @@ higher ones (see ``ranks``)."""
 
 SCORES: Leaf = tuple(range(13))
 
-BOUNDS = BoundedCache[tuple[Leaf, _Key], tuple[int, int]]("tic-tac-toe bounds", 500_000)
+BOUNDS = BoundedCache[tuple[Leaf | tuple[Leaf, bool], _Key], tuple[int, int]](
+    "tic-tac-toe bounds", 500_000
+)
 """The transposition table: proven (lower, upper) bounds of positions already searched,
 per objective. A cache only (values never depend on it); emptied when full."""
 
@@ -144,10 +146,22 @@ def ranks(utility: Sequence[float]) -> Leaf:
 
 
 def _search(
-    grid: Grid, mine: Dice, theirs: Dice, side: int, alpha: int, beta: int, leaf: Leaf = SCORES
+    grid: Grid,
+    mine: Dice,
+    theirs: Dice,
+    side: int,
+    alpha: int,
+    beta: int,
+    leaf: Leaf = SCORES,
+    free_claim: bool = False,
 ) -> int:
-    """Alpha-beta minimax (fail-soft) of a canonical position with memoised bounds."""
-    key = (leaf, (grid, mine, theirs, side))
+    """Alpha-beta minimax (fail-soft) of a canonical position with memoised bounds.
+
+    With ``free_claim`` the player, once nobody can place and he has used all his
+    dice, may claim the empty squares or leave them empty, whichever ``leaf`` prefers
+    (a reading of the seed's "he can claim"; the rules engine always claims)."""
+    tag = (leaf, free_claim) if free_claim else leaf
+    key = (tag, (grid, mine, theirs, side))
     lo, hi = BOUNDS.get(key) or (0, 12)
     if lo >= beta:
         return lo
@@ -158,27 +172,27 @@ def _search(
     children = _children(grid, mine, theirs, side)
     if not children:
         if moves(grid, mine, theirs, 1 - side):
-            v = _search(grid, mine, theirs, 1 - side, alpha, beta, leaf)
+            v = _search(grid, mine, theirs, 1 - side, alpha, beta, leaf, free_claim)
         else:
             v = leaf[tictactoe_score(claim(grid, len(mine)))]
+            if free_claim and not mine:
+                v = max(v, leaf[tictactoe_score(grid)])  # the empty squares left empty
             BOUNDS.put(key, (v, v))
             return v
     elif side == PLAYER:
         v = -1
         # try first the children already known to be good (transposition bounds)
-        ordered = sorted(
-            children, key=lambda c: -(BOUNDS.get((leaf, (*c, OPPONENT))) or (0, 12))[1]
-        )
+        ordered = sorted(children, key=lambda c: -(BOUNDS.get((tag, (*c, OPPONENT))) or (0, 12))[1])
         for g, m, t in ordered:
-            v = max(v, _search(g, m, t, OPPONENT, alpha, beta, leaf))
+            v = max(v, _search(g, m, t, OPPONENT, alpha, beta, leaf, free_claim))
             if v >= beta:
                 break
             alpha = max(alpha, v)
     else:
         v = 13
-        ordered = sorted(children, key=lambda c: (BOUNDS.get((leaf, (*c, PLAYER))) or (0, 12))[0])
+        ordered = sorted(children, key=lambda c: (BOUNDS.get((tag, (*c, PLAYER))) or (0, 12))[0])
         for g, m, t in ordered:
-            v = min(v, _search(g, m, t, PLAYER, alpha, beta, leaf))
+            v = min(v, _search(g, m, t, PLAYER, alpha, beta, leaf, free_claim))
             if v <= alpha:
                 break
             beta = min(beta, v)
@@ -255,9 +269,12 @@ def move_values(
     ]
 
 
-def initial_value(mine: Dice, theirs: Dice) -> int:
-    """The minimax score of a whole challenge: the player's and the opponent's rolls."""
-    return solve(EMPTY_GRID, mine, theirs, OPPONENT)
+def initial_value(mine: Dice, theirs: Dice, leaf: Leaf = SCORES, free_claim: bool = False) -> int:
+    """The minimax score of a whole challenge: the player's and the opponent's rolls
+    (with another ``leaf`` order: the rank of the outcome)."""
+    grid = canonical(EMPTY_GRID)
+    return _search(grid, tuple(sorted(mine)), tuple(sorted(theirs)), OPPONENT, -1, 13, leaf,
+                   free_claim)  # fmt: skip
 
 
 def clear_cache() -> None:

@@ -38,6 +38,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
+from itertools import pairwise, permutations, product
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -45,10 +47,18 @@ import numpy.typing as npt
 
 from dicehall.bots.whitedie import matching, reroll
 from dicehall.bots.whitedie.blas import one_thread
-from dicehall.bots.whitedie.dice import FOUR_PROB, N, best_per_state, option_matrix, rolls
+from dicehall.bots.whitedie.dice import (
+    FOUR_PROB,
+    MULTISETS,
+    N,
+    best_per_state,
+    option_matrix,
+    rolls,
+)
+from dicehall.games.whitedie.challenges import EMPTY_GRID, PIP_LAYOUTS, PipSquare
 
 if TYPE_CHECKING:
-    from dicehall.bots.whitedie.tables import Tables
+    from dicehall.bots.whitedie.tables import Leaf, OrderKey, Tables
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -65,11 +75,102 @@ def points_utility() -> Utility:
     return np.arange(MAX_SCORE + 1, dtype=np.float64)
 
 
+TTT_SCORES = (0, 1, 2, 3, 4, 5, 6, 8, 12)
+"""Every score a finished tic-tac-toe grid can have (any set of squares with the centre)."""
+
+
+@cache
+def pip_score_sets() -> tuple[frozenset[int], ...]:
+    """For each of the 126 multisets, the scores of all its Pips arrangements (every
+    placement and turn of the four dice): what a player free to arrange can take."""
+    out = []
+    for dice in MULTISETS:
+        found = set()
+        for order in set(permutations(dice)):
+            for turns in product(*(range(len(PIP_LAYOUTS[f])) for f in order)):
+                found.add(PipSquare(order, tuple(turns)).score())
+        out.append(frozenset(found))
+    return tuple(out)
+
+
+def free_pip_scores(utility: Utility) -> IntArray:
+    """The Pips score a player free to arrange takes from each multiset: the one worth
+    most to him (the highest among equals, so increasing worth keeps the best square)."""
+    return np.array(
+        [
+            max(sorted(options, reverse=True), key=lambda x: utility[x])
+            for options in pip_score_sets()
+        ],
+        dtype=np.int64,
+    )
+
+
+def tictactoe_leaf(utility: Utility) -> Leaf | None:
+    """The rank order of ``utility`` over the possible tic-tac-toe scores, or None if
+    more points are never worth less there (then the score minimax is optimal, and
+    claiming, which only adds squares, is too)."""
+    vals = [float(utility[x]) for x in TTT_SCORES]
+    if all(b >= a - 1e-12 for a, b in pairwise(vals)):
+        return None
+    distinct = sorted(set(vals))
+    leaf = [0] * (MAX_SCORE + 1)
+    for x, v in zip(TTT_SCORES, vals, strict=True):
+        leaf[x] = distinct.index(v)
+    return tuple(leaf)
+
+
+def tictactoe_order_table(
+    leaf: Leaf, free_claim: bool = False, scores: IntArray | None = None
+) -> IntArray:
+    """The tic-tac-toe outcome of every pair of rolls when the player maximises the
+    rank ``leaf`` gives each score and the opponent minimises it, as the highest score
+    of that rank.
+
+    The outcome is the highest rank ``r`` such that the player can force a final score
+    in ``U_r`` (the scores of rank ``r`` or more). The score minimax ``v`` (``scores``,
+    the shipped table) settles most of these questions: the player can force a score
+    of ``v`` or more, so ``U_r`` is forced when it holds every score from ``v`` up;
+    the opponent can hold him to ``v`` or less (also when the claim is optional:
+    declining only loses squares), so ``U_r`` is not forced when it holds no score up
+    to ``v``. Only the rest is searched, as a game won or lost (leaf 1 in ``U_r``).
+    """
+    from dicehall.bots.whitedie.tictactoe import OPPONENT, _search, canonical
+
+    if scores is None:
+        from dicehall.bots.whitedie.tables import load_tables
+
+        scores = load_tables().tictactoe
+    rep = {leaf[x]: x for x in TTT_SCORES}  # increasing x: the highest of each rank
+    levels = sorted(set(rep), reverse=True)
+    upper = {r: frozenset(x for x in TTT_SCORES if leaf[x] >= r) for r in levels}
+    indicator = {r: tuple(int(x in upper[r]) for x in range(MAX_SCORE + 1)) for r in levels}
+    grid = canonical(EMPTY_GRID)
+    out = np.zeros((N, N), dtype=np.int64)
+    for i, mine in enumerate(MULTISETS):
+        for j, theirs in enumerate(MULTISETS):
+            v = int(scores[i, j])
+            for r in levels:
+                if r == levels[-1] or all(x in upper[r] for x in TTT_SCORES if x >= v):
+                    break
+                if not any(x in upper[r] for x in TTT_SCORES if x <= v):
+                    continue
+                if _search(grid, mine, theirs, OPPONENT, 0, 1, indicator[r], free_claim) >= 1:
+                    break
+            out[i, j] = rep[r]
+    return out
+
+
 # -- score distributions under a policy --------------------------------------------
-def reroll_distribution(white: int, utility: Utility, chart: str) -> FloatArray:
+def reroll_distribution(
+    white: int, utility: Utility, chart: str, free_arrangement: bool = False
+) -> FloatArray:
     """Distribution of the final score of a stand/reroll challenge from a fresh roll
-    when the player maximises the expected ``utility``."""
-    s = np.array(reroll.scores(white, chart))
+    when the player maximises the expected ``utility`` (in Pips with
+    ``free_arrangement``: also choosing his square's score, see ``free_pip_scores``)."""
+    if white == 5 and free_arrangement:
+        s = free_pip_scores(utility)
+    else:
+        s = np.array(reroll.scores(white, chart))
     om = option_matrix()
     values = [utility[s]]
     choices = []
@@ -127,20 +228,55 @@ def monotone(utility: Utility, upto: int = MAX_SCORE) -> bool:
 @dataclass
 class TurnModel:
     """Score distributions of a whole turn's challenge (white 2..6) for policies
-    given by utilities: ``dist(player_u, opponent_u)`` averaged over the white die."""
+    given by utilities: ``dist(player_u, opponent_u)`` averaged over the white die.
+
+    Tic-tac-toe: when both sides play the same objective (the player maximises
+    ``player_u``, the opponent minimises it) and that objective is not increasing in
+    the score, the outcome is the minimax of its order (``exact``: an order table,
+    shipped or searched now and kept in ``computed``); otherwise the score minimax.
+    With ``free`` the player may also arrange Pips freely and decline the claim (a
+    reading of the seed the rules engine does not offer; see docs/rules/whitedie.md).
+    """
 
     chart: str
     tables: Tables
+    exact: bool = True
+    free: bool = False
+    computed: dict[OrderKey, IntArray] = field(default_factory=dict)
     _ttt: FloatArray = field(init=False)
+    _orders: dict[OrderKey, FloatArray] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         self._ttt = tictactoe_distribution(self.tables.tictactoe)
 
+    def order_key(self, utility: Utility) -> OrderKey | None:
+        """The order table tic-tac-toe needs for ``utility`` (None: the score table)."""
+        leaf = tictactoe_leaf(utility) if self.exact else None
+        return None if leaf is None else (leaf, self.free)
+
+    def order_table(self, key: OrderKey) -> IntArray:
+        """A tic-tac-toe order table: shipped, computed before, or searched now."""
+        table = self.tables.orders.get(key)
+        if table is None:
+            table = self.computed.get(key)
+        if table is None:
+            table = self.computed[key] = tictactoe_order_table(*key)
+        return table
+
+    def tictactoe(self, player_u: Utility, opponent_u: Utility) -> FloatArray:
+        """Distribution of the tic-tac-toe score."""
+        key = self.order_key(player_u) if np.array_equal(player_u, opponent_u) else None
+        if key is None:
+            return self._ttt
+        if key not in self._orders:
+            self._orders[key] = tictactoe_distribution(self.order_table(key))
+        return self._orders[key]
+
     def distribution(self, player_u: Utility, opponent_u: Utility) -> FloatArray:
         """Distribution of the points of a turn that plays a challenge."""
-        total = self._ttt.copy()
+        total = self.tictactoe(player_u, opponent_u).copy()
         for white in reroll.REROLL_CHALLENGES:
-            total += reroll_distribution(white, player_u, self.chart)
+            total += reroll_distribution(white, player_u, self.chart, self.free)
         total += matching_distribution(player_u, opponent_u, self.tables.matching)
         return total / 5.0
 
@@ -155,6 +291,10 @@ class TwoPlayerSolution:
     win: FloatArray
     sweeps: int
     nonmonotone: int
+    orders: dict[OrderKey, IntArray] = field(default_factory=dict)
+    """The tic-tac-toe order tables the solution uses (shipped with it)."""
+    exact: bool = True
+    free: bool = False
 
 
 def utility_for(win: FloatArray, target: int, mine: int, theirs: int) -> Utility:
@@ -173,12 +313,31 @@ def solve_two_player(
     chart: str = "standard",
     tables: Tables | None = None,
     log: Callable[[str], None] | None = None,
+    *,
+    exact: bool = True,
+    free: bool = False,
+    tolerance: float = 1e-13,
+    computed: dict[OrderKey, IntArray] | None = None,
+    start: FloatArray | None = None,
 ) -> TwoPlayerSolution:
-    """The perfect two-player policy's winning chances at every score pair."""
+    """The perfect two-player policy's winning chances at every score pair.
+
+    Each pair (with its mirror) is solved by policy iteration until no value moves by
+    ``tolerance``. ``exact``: tic-tac-toe by the order of the worth of its scores where
+    that is not the score order (else by the score minimax, an approximation at those
+    pairs; fast, for options without shipped order tables). ``free``: with a free Pips
+    arrangement and an optional claim. ``computed``: order tables searched before (new
+    ones are added to it as they are searched, a cache the caller may keep). ``start``:
+    a first guess of the table (the score-minimax solution is a close one, which spares
+    the search of orders that only a poor guess would visit); the result does not
+    depend on it.
+    """
     from dicehall.bots.whitedie.tables import load_tables
 
-    model = TurnModel(chart, tables or load_tables())
-    win = np.full((target, target), 0.5)
+    model = TurnModel(chart, tables or load_tables(), exact=exact, free=free)
+    if computed is not None:
+        model.computed = computed
+    win = np.full((target, target), 0.5) if start is None else start.astype(np.float64)
     sweeps = 0
     bad = 0
     for total in range(2 * target - 2, -1, -1):
@@ -192,13 +351,19 @@ def solve_two_player(
                 d_ab = model.distribution(*(2 * (utility_for(win, target, a, b),)))
                 d_ba = model.distribution(*(2 * (utility_for(win, target, b, a),)))
                 win[a, b], win[b, a] = _solve_pair(win, target, a, b, d_ab, d_ba)
-                if max(abs(win[a, b] - before[0]), abs(win[b, a] - before[1])) < 1e-13:
+                if max(abs(win[a, b] - before[0]), abs(win[b, a] - before[1])) < tolerance:
                     break
             for me, other in {(a, b), (b, a)}:
                 bad += not monotone(utility_for(win, target, me, other))
         if log is not None and total % 5 == 0:
             log(f"score total {total}: done")
-    return TwoPlayerSolution(target, chart, win, sweeps, bad)
+    used = {}
+    for a in range(target):
+        for b in range(target):
+            key = model.order_key(utility_for(win, target, a, b))
+            if key is not None:
+                used[key] = model.order_table(key)
+    return TwoPlayerSolution(target, chart, win, sweeps, bad, used, exact, free)
 
 
 def _solve_pair(
@@ -263,17 +428,20 @@ def evaluate(
     target: int = 21,
     chart: str = "standard",
     tables: Tables | None = None,
+    *,
+    exact: bool = True,
 ) -> FloatArray:
     """Exact chance that the player on roll wins, ``value[a, b]`` with ``a`` points
     against ``b``, when he plays ``first`` and his opponent plays ``second`` (each also
     as the opponent inside the other's tic-tac-toe and matching).
 
     Linear equations per score pair, solved from the highest total down: exact up
-    to floating point, no sampling.
+    to floating point, no sampling. Tic-tac-toe as in ``TurnModel`` (``exact``: by
+    the order of the worth where both sides play the same objective).
     """
     from dicehall.bots.whitedie.tables import load_tables
 
-    model = TurnModel(chart, tables or load_tables())
+    model = TurnModel(chart, tables or load_tables(), exact=exact)
     # e1[a, b]: first on roll (a) against second (b); e2[b, a]: second on roll
     e1 = np.zeros((target, target))
     e2 = np.zeros((target, target))
@@ -343,13 +511,15 @@ def expected_counts(
     target: int = 21,
     chart: str = "standard",
     tables: Tables | None = None,
+    *,
+    exact: bool = True,
 ) -> dict[str, float]:
     """Exact expected numbers, over a two-player game from 0-0 with the first policy
     starting, of rolls of all five, turns, turns lost to a white 1, white 1s rolled
     again by a trailing player, and challenges of each kind."""
     from dicehall.bots.whitedie.tables import load_tables
 
-    model = TurnModel(chart, tables or load_tables())
+    model = TurnModel(chart, tables or load_tables(), exact=exact)
     k = len(COUNTS)
     t1 = np.zeros((target, target, k))  # first on roll at [a, b]
     t2 = np.zeros((target, target, k))  # second on roll at [b, a]
@@ -399,10 +569,12 @@ def expected_turns(
     target: int = 21,
     chart: str = "standard",
     tables: Tables | None = None,
+    *,
+    exact: bool = True,
 ) -> float:
     """Exact expected number of rolls of all five (white 1s rolled again by a trailing
     player included) in a game from 0-0, the first policy starting."""
-    return expected_counts(first, second, target, chart, tables)["rolls"]
+    return expected_counts(first, second, target, chart, tables, exact=exact)["rolls"]
 
 
 assert len(rolls(2)) == 21
