@@ -98,11 +98,14 @@ def _chunk_seed(seed: int, index: int) -> int:
     return int(np.random.default_rng([seed, index]).integers(1, 2**31 - 1))
 
 
-def make_positions(out: Path, chunks: int, per_chunk: int, seed: int, explore: float) -> None:
-    """Write ``OUT/positions-NNNN.npz`` for every chunk not already there."""
+def make_positions(
+    out: Path, chunks: int, per_chunk: int, seed: int, explore: float, start: Path | None = None
+) -> None:
+    """Write ``OUT/positions-NNNN.npz`` for every chunk not already there, from
+    self-play of the net in ``start`` (default: the shipped one)."""
     from dicehall.bots.backgammon.network import Network
 
-    params = Network.load().params()
+    params = Network.load(start).params()
     out.mkdir(parents=True, exist_ok=True)
     for i in range(chunks):
         path = out / f"positions-{i:04d}.npz"
@@ -251,11 +254,12 @@ def predict(x: Any, w1: Any, b1: Any, w2: Any, b2: Any) -> Any:
     return _sig(_sig(x @ w1 + b1) @ w2 + b2)
 
 
-def start_weights(hidden: int, seed: int) -> list[Any]:
-    """The shipped TD net, widened to ``hidden`` units by units that start silent."""
+def start_weights(hidden: int, seed: int, start: Path | None = None) -> list[Any]:
+    """The net in ``start`` (default: the shipped one), widened to ``hidden`` units by
+    units that start silent."""
     from dicehall.bots.backgammon.network import Network
 
-    net = Network.load()
+    net = Network.load(start)
     w1, b1, w2, b2 = (a.copy() for a in net.weights())
     extra = hidden - w1.shape[1]
     if extra < 0:
@@ -288,6 +292,7 @@ def fit(
     holdout: int,
     resume: bool = False,
     stop_after: int | None = None,
+    start: Path | None = None,
 ) -> list[Any]:
     """Adam on the cross-entropy, a checkpoint (float64, with Adam's moments) after
     every epoch; ``resume`` continues bit for bit. The step size falls linearly to a
@@ -309,7 +314,7 @@ def fit(
             raise ValueError(f"{ckpt} was made with {meta}; pass the same --seed and --hidden")
         epoch = int(meta["epoch"])
     else:
-        weights = start_weights(hidden, seed)
+        weights = start_weights(hidden, seed, start)
         m = [np.zeros_like(w) for w in weights]
         v = [np.zeros_like(w) for w in weights]
         step = 0
@@ -368,6 +373,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--chunks", type=int, default=60, help="chunks (the last held out)")
     parser.add_argument("--per-chunk", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--start", type=Path, default=None, help="weights to sample with and start from"
+    )
     parser.add_argument("--explore", type=float, default=0.1, help="share of random plays")
     parser.add_argument("--teacher-plies", type=int, default=2, choices=(0, 1, 2, 3))
     parser.add_argument("--gnubg-procs", type=int, default=4)
@@ -384,7 +392,7 @@ def main(argv: list[str] | None = None) -> None:
         parser.error("--chunks must be >= 2, --per-chunk >= 2, --epochs and --batch >= 1")
     if not 0.0 <= args.explore <= 1.0:
         parser.error("--explore is a share, between 0 and 1")
-    make_positions(args.out, args.chunks, args.per_chunk, args.seed, args.explore)
+    make_positions(args.out, args.chunks, args.per_chunk, args.seed, args.explore, args.start)
     make_targets(args.out, args.chunks, args.teacher_plies, args.gnubg_procs)
     if args.data_only:
         return
@@ -401,6 +409,7 @@ def main(argv: list[str] | None = None) -> None:
         holdout=args.per_chunk,
         resume=args.resume,
         stop_after=args.stop_after,
+        start=args.start,
     )
     if args.export:
         meta = {"hidden": args.hidden, "seed": args.seed, "epochs": args.epochs}
