@@ -34,6 +34,9 @@ from dicehall.bots.backgammon.search import choose_0ply, evaluate_1ply
 from dicehall.bots.backgammon.td import _backprop
 from dicehall.games.backgammon.fast import outcome, plays, swap
 
+# numba caches a kernel by its own file only: edit this file when features.encode changes
+# (the inputs grew from 201 to 205 on 1 Dec 2026)
+
 CHECKPOINT = "race-checkpoint.npz"
 
 

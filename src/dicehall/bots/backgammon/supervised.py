@@ -53,6 +53,7 @@ from dicehall.bots.backgammon.features import NUM_INPUTS, encode, is_race
 from dicehall.bots.backgammon.search import choose_0ply
 from dicehall.games.backgammon.fast import CHECKERS, outcome, plays, start_board, swap
 
+# numba caches a kernel by its own file only: edit this file when features.encode changes
 GNUBG = "/usr/games/gnubg"
 CHECKPOINT = "sup-checkpoint.npz"
 
