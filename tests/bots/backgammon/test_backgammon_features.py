@@ -1,4 +1,4 @@
-"""The contact inputs beyond Tesauro's: shots and primes on hand-worked positions."""
+"""The contact inputs beyond Tesauro's: shots, primes and escapes on hand-worked positions."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import numpy as np
 
 from dicehall.bots.backgammon.features import (
     BASE_INPUTS,
+    escapes,
     NUM_INPUTS,
     features,
     longest_prime,
@@ -65,3 +66,14 @@ def test_old_weights_load_with_silent_new_inputs(tmp_path) -> None:  # type: ign
     np.savez(tmp_path / "old.npz", w1=net.w1[:BASE_INPUTS], b1=net.b1, w2=net.w2, b2=net.b2)
     old = Network.load(tmp_path / "old.npz")
     assert old.w1.shape == (NUM_INPUTS, 4) and (old.w1[BASE_INPUTS:] == 0).all()
+
+
+def test_escapes_from_behind_a_four_prime() -> None:
+    # my last checker on my 24-point; he holds his 2- to 5-points (my 23 to 20): only
+    # a 6 (11 rolls) or a 5 (9 more: 5-1 .. 5-4 and 5-5) jumps it, nothing else lands
+    b = board_with({24: 1, 6: 14}, {2: 2, 3: 2, 4: 2, 5: 2, 24: 7})
+    assert escapes(b, 0) == 20
+    # nothing held in front of it: every roll
+    assert escapes(board_with({24: 1, 6: 14}, {24: 15}), 0) == 36
+    x = features(b)
+    assert x[205] == 20 / 36

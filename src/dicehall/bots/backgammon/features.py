@@ -20,10 +20,13 @@ Inputs, ``NUM_INPUTS`` = 201:
 * 202: the mover's shots at the opponent's blots, were he to roll next.
 * 203, 204: the longest prime (run of consecutive points held with two or more)
   of the mover and of the opponent, / 6 (capped at 1).
+* 205, 206: *escapes* of the mover's and of the opponent's rearmost checker: the
+  share of the 36 rolls that carry it past every point the other side holds within
+  12 pips in front of it (``escapes``); 1 when nothing blocks it.
 
-Inputs 201 to 204 are nonlinear in the board: a one-layer net learns them from the
+Inputs 201 to 206 are nonlinear in the board: a one-layer net learns them from the
 point units only poorly, which is why gnubg's and TD-Gammon 2's inputs include
-their own versions. Weights made for the first 201 inputs alone load with zero
+their own versions. Weights made for fewer inputs (201 or more) load with zero
 weights on the later ones (``Network.load``), so they value positions as before.
 """
 
@@ -34,7 +37,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-NUM_INPUTS = 205
+NUM_INPUTS = 207
 #: the inputs of the original encoding (weights for them alone still load)
 BASE_INPUTS = 201
 SIDE_UNITS = 98
@@ -87,6 +90,8 @@ def encode(board: Any, out: Any) -> None:
     if contact:
         out[201] = shots(board, 1) / 36.0
         out[202] = shots(board, 0) / 36.0
+        out[205] = escapes(board, 0) / 36.0
+        out[206] = escapes(board, 1) / 36.0
     out[203] = min(longest_prime(board, 0), 6) / 6.0
     out[204] = min(longest_prime(board, 1), 6) / 6.0
 
@@ -166,3 +171,48 @@ def features(board: Any) -> np.ndarray[Any, np.dtype[np.float64]]:
     out = np.zeros(NUM_INPUTS)
     encode(np.asarray(board, dtype=np.int8), out)
     return out
+
+
+@njit(cache=True, nogil=True)
+def escapes(board: Any, side: int) -> int:
+    """How many of the 36 rolls let the rearmost checker of ``side`` (the bar counts
+    as point 25) land beyond every point the other side holds (two or more) within
+    12 pips in front of it, through open intermediate points. 36 if none is held."""
+    r = 0
+    for p in range(25, 0, -1):
+        if board[side, p] > 0:
+            r = p
+            break
+    if r == 0:
+        return 0
+    low = 0
+    for q in range(r - 1, max(0, r - 13), -1):
+        if board[1 - side, 25 - q] >= 2:
+            low = q
+    if low == 0:
+        return 36
+    total = 0
+    for d1 in range(1, 7):
+        for d2 in range(d1, 7):
+            out = False
+            if d1 == d2:
+                t = r
+                for _ in range(4):
+                    t -= d1
+                    if t < 1 or _lands(board, side, t) == 2:
+                        break
+                    if t < low:
+                        out = True
+                        break
+            else:
+                for first, second in ((d1, d2), (d2, d1)):
+                    t = r - first
+                    if t >= 1 and _lands(board, side, t) != 2:
+                        if t < low:
+                            out = True
+                        t2 = t - second
+                        if t2 >= 1 and t2 < low and _lands(board, side, t2) != 2:
+                            out = True
+            if out:
+                total += 1 if d1 == d2 else 2
+    return total

@@ -54,6 +54,7 @@ from dicehall.bots.backgammon.search import choose_0ply
 from dicehall.games.backgammon.fast import CHECKERS, outcome, plays, start_board, swap
 
 # numba caches a kernel by its own file only: edit this file when features.encode changes
+# (the inputs grew from 201 to 207 on 1 Dec 2026)
 GNUBG = "/usr/games/gnubg"
 CHECKPOINT = "sup-checkpoint.npz"
 
@@ -413,7 +414,10 @@ def main(argv: list[str] | None = None) -> None:
         start=args.start,
     )
     if args.export:
-        meta = {"hidden": args.hidden, "seed": args.seed, "epochs": args.epochs}
+        from dicehall.bots.backgammon.network import Network
+
+        meta = dict(Network.load(args.start).meta)  # the start net's TD games and so on
+        meta |= {"hidden": args.hidden, "seed": args.seed, "epochs": args.epochs}
         meta |= {"positions": int(boards.shape[0]), "teacher": f"gnubg {args.teacher_plies}-ply"}
         export(args.export, weights, meta)
         print(f"exported {args.export}")
