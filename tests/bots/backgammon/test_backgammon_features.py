@@ -63,9 +63,11 @@ def test_primes() -> None:
 
 def test_old_weights_load_with_silent_new_inputs(tmp_path) -> None:  # type: ignore[no-untyped-def]
     net = Network.create(hidden=4, seed=1)
-    np.savez(tmp_path / "old.npz", w1=net.w1[:BASE_INPUTS], b1=net.b1, w2=net.w2, b2=net.b2)
-    old = Network.load(tmp_path / "old.npz")
-    assert old.w1.shape == (NUM_INPUTS, 4) and (old.w1[BASE_INPUTS:] == 0).all()
+    for rows in (BASE_INPUTS, BASE_INPUTS + 4):
+        np.savez(tmp_path / "old.npz", w1=net.w1[:rows], b1=net.b1, w2=net.w2, b2=net.b2)
+        old = Network.load(tmp_path / "old.npz")
+        assert old.w1.shape == (NUM_INPUTS, 4) and (old.w1[rows:] == 0).all()
+        assert (old.w1[:rows] == net.w1[:rows]).all()
 
 
 def test_escapes_from_behind_a_four_prime() -> None:
