@@ -6,8 +6,8 @@ import numpy as np
 
 from dicehall.bots.backgammon.features import (
     BASE_INPUTS,
-    escapes,
     NUM_INPUTS,
+    escapes,
     features,
     longest_prime,
     shots,
