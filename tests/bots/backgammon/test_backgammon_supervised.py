@@ -80,7 +80,8 @@ def synthetic(count: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
 
 def test_fit_learns_and_resumes_bit_for_bit(tmp_path) -> None:  # type: ignore[no-untyped-def]
     boards, targets = synthetic(600, 3)
-    kw = {"epochs": 3, "hidden": 140, "seed": 2, "lr": 0.003, "batch": 32, "holdout": 100}
+    wide = Network.load().hidden + 12
+    kw = {"epochs": 3, "hidden": wide, "seed": 2, "lr": 0.003, "batch": 32, "holdout": 100}
     straight = sv.fit(tmp_path / "a", boards, targets, **kw)  # type: ignore[arg-type]
     sv.fit(tmp_path / "b", boards, targets, stop_after=1, **kw)  # type: ignore[arg-type]
     resumed = sv.fit(tmp_path / "b", boards, targets, resume=True, **kw)  # type: ignore[arg-type]
@@ -91,7 +92,7 @@ def test_fit_learns_and_resumes_bit_for_bit(tmp_path) -> None:  # type: ignore[n
     assert first["epoch"] == 0 and last["epoch"] == 3
     assert last["holdout_mse"] < first["holdout_mse"]
     with pytest.raises(ValueError, match="same --seed and --hidden"):
-        sv.fit(tmp_path / "b", boards, targets, resume=True, **{**kw, "hidden": 150})  # type: ignore[arg-type]
+        sv.fit(tmp_path / "b", boards, targets, resume=True, **{**kw, "hidden": wide + 1})  # type: ignore[arg-type]
 
 
 def test_widening_keeps_the_start_net_exactly(params) -> None:  # type: ignore[no-untyped-def]
