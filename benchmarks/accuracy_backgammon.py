@@ -52,7 +52,8 @@ def main() -> None:
         win = float(np.abs(y[:, 0] - targets[:, 0]).mean())
         eq = float(np.abs(money(y) - money(targets)).mean())
         name = w or "shipped"
-        print(f"  {name}: hidden {net.hidden}, mse {mse:.5f}, win mae {win:.4f}, equity mae {eq:.4f}")
+        print(f"  {name}: hidden {net.hidden}, mse {mse:.5f}, win mae {win:.4f}", end="")
+        print(f", equity mae {eq:.4f}")
 
 
 if __name__ == "__main__":
