@@ -344,7 +344,11 @@ def report(a: str, b: str, results: Any, scoring: str) -> None:
     ppg_ci = 1.96 * float(pts.std(ddof=1)) / math.sqrt(n)
     gammons = float(np.mean(np.abs(pts) >= 2))
     print(f"{a} vs {b}: {n} games ({n // 2} pairs, common dice), {scoring} scoring")
+    from dicehall.arena.summary import wilson
+
+    low, high = wilson(int(np.sum(pts > 0)), n)
     print(f"  {a} wins {100 * wins:.2f}% +- {100 * ci:.2f}% (95% CI)")
+    print(f"  Wilson 95% interval: [{100 * low:.2f}%, {100 * high:.2f}%]")
     print(f"  points per game for {a}: {ppg:+.3f} +- {ppg_ci:.3f}")
     if not single:
         print(f"  gammons or backgammons: {100 * gammons:.1f}% of games")

@@ -14,6 +14,20 @@ Inputs, ``NUM_INPUTS`` = 201:
 * 196, 197: pip counts / 100 of mover and opponent.
 * 198, 199: blots (single checkers on points) / 15 of mover and opponent.
 * 200: 1 if the checkers are still in contact, else 0 (a pure race).
+* 201: the opponent's *shots*: the share of his 36 rolls with which he can hit at
+  least one of the mover's blots (``shots``). He is on roll, so this is the
+  mover's immediate risk, the input gnubg's contact net finds most telling.
+* 202: the mover's shots at the opponent's blots, were he to roll next.
+* 203, 204: the longest prime (run of consecutive points held with two or more)
+  of the mover and of the opponent, / 6 (capped at 1).
+* 205, 206: *escapes* of the mover's and of the opponent's rearmost checker: the
+  share of the 36 rolls that carry it past every point the other side holds within
+  12 pips in front of it (``escapes``); 1 when nothing blocks it.
+
+Inputs 201 to 206 are nonlinear in the board: a one-layer net learns them from the
+point units only poorly, which is why gnubg's and TD-Gammon 2's inputs include
+their own versions. Weights made for fewer inputs (201 or more) load with zero
+weights on the later ones (``Network.load``), so they value positions as before.
 """
 
 from __future__ import annotations
@@ -23,7 +37,9 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-NUM_INPUTS = 201
+NUM_INPUTS = 207
+#: the inputs of the original encoding (weights for them alone still load)
+BASE_INPUTS = 201
 SIDE_UNITS = 98
 
 
@@ -69,7 +85,85 @@ def encode(board: Any, out: Any) -> None:
         pips += 25 * board[side, 25]
         out[196 + side] = pips / 100.0
         out[198 + side] = blots / 15.0
-    out[200] = 0.0 if is_race(board) else 1.0
+    contact = not is_race(board)
+    out[200] = 1.0 if contact else 0.0
+    if contact:
+        out[201] = shots(board, 1) / 36.0
+        out[202] = shots(board, 0) / 36.0
+        out[205] = escapes(board, 0) / 36.0
+        out[206] = escapes(board, 1) / 36.0
+    out[203] = min(longest_prime(board, 0), 6) / 6.0
+    out[204] = min(longest_prime(board, 1), 6) / 6.0
+
+
+@njit(cache=True, nogil=True)
+def longest_prime(board: Any, side: int) -> int:
+    """The longest run of consecutive points 1..24 where ``side`` has two or more."""
+    best = 0
+    run = 0
+    for p in range(1, 25):
+        if board[side, p] >= 2:
+            run += 1
+            best = max(best, run)
+        else:
+            run = 0
+    return best
+
+
+@njit(cache=True, nogil=True)
+def _lands(board: Any, att: int, t: int) -> int:
+    """What a checker of ``att`` finds on its point ``t``: 0 open, 1 a blot of the
+    other side (a hit), 2 blocked (two or more of the other side), 3 off the board."""
+    if t < 1:
+        return 3
+    n = board[1 - att, 25 - t]
+    if n >= 2:
+        return 2
+    return 1 if n == 1 else 0
+
+
+@njit(cache=True, nogil=True)
+def shots(board: Any, att: int) -> int:
+    """How many of the 36 rolls let side ``att`` hit a blot of the other side.
+
+    A roll hits if some checker of ``att`` (on a point or on the bar) lands on a blot
+    with one die, or with both dice (either order, or up to four steps of a double)
+    through open intermediate points. The rule that a checker on the bar must enter
+    first is ignored: a fast estimate, as gnubg's own shot counts are."""
+    victim = 1 - att
+    any_blot = False
+    for p in range(1, 25):
+        if board[victim, p] == 1:
+            any_blot = True
+            break
+    if not any_blot:
+        return 0
+    total = 0
+    for d1 in range(1, 7):
+        for d2 in range(d1, 7):
+            hit = False
+            for s in range(25, 0, -1):
+                if board[att, s] == 0:
+                    continue
+                if d1 == d2:
+                    t = s
+                    for _ in range(4):
+                        t -= d1
+                        k = _lands(board, att, t)
+                        if k == 1:
+                            hit = True
+                        if k != 0:
+                            break
+                else:
+                    for first, second in ((d1, d2), (d2, d1)):
+                        k = _lands(board, att, s - first)
+                        if k == 1 or (k == 0 and _lands(board, att, s - first - second) == 1):
+                            hit = True
+                if hit:
+                    break
+            if hit:
+                total += 1 if d1 == d2 else 2
+    return total
 
 
 def features(board: Any) -> np.ndarray[Any, np.dtype[np.float64]]:
@@ -77,3 +171,48 @@ def features(board: Any) -> np.ndarray[Any, np.dtype[np.float64]]:
     out = np.zeros(NUM_INPUTS)
     encode(np.asarray(board, dtype=np.int8), out)
     return out
+
+
+@njit(cache=True, nogil=True)
+def escapes(board: Any, side: int) -> int:
+    """How many of the 36 rolls let the rearmost checker of ``side`` (the bar counts
+    as point 25) land beyond every point the other side holds (two or more) within
+    12 pips in front of it, through open intermediate points. 36 if none is held."""
+    r = 0
+    for p in range(25, 0, -1):
+        if board[side, p] > 0:
+            r = p
+            break
+    if r == 0:
+        return 0
+    low = 0
+    for q in range(r - 1, max(0, r - 13), -1):
+        if board[1 - side, 25 - q] >= 2:
+            low = q
+    if low == 0:
+        return 36
+    total = 0
+    for d1 in range(1, 7):
+        for d2 in range(d1, 7):
+            out = False
+            if d1 == d2:
+                t = r
+                for _ in range(4):
+                    t -= d1
+                    if t < 1 or _lands(board, side, t) == 2:
+                        break
+                    if t < low:
+                        out = True
+                        break
+            else:
+                for first, second in ((d1, d2), (d2, d1)):
+                    t = r - first
+                    if t >= 1 and _lands(board, side, t) != 2:
+                        if t < low:
+                            out = True
+                        t2 = t - second
+                        if t2 >= 1 and t2 < low and _lands(board, side, t2) != 2:
+                            out = True
+            if out:
+                total += 1 if d1 == d2 else 2
+    return total

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from dicehall.bots.backgammon.features import NUM_INPUTS
+from dicehall.bots.backgammon.features import BASE_INPUTS, NUM_INPUTS
 from dicehall.bots.backgammon.neural import (
     LOSE_BACKGAMMON,
     LOSE_GAMMON,
@@ -133,6 +133,8 @@ class Network:
 
             meta = ast.literal_eval(str(f["meta"])) if "meta" in f else {}
             w1, b1, w2, b2 = (f[k].astype(np.float64) for k in ("w1", "b1", "w2", "b2"))
+        if BASE_INPUTS <= w1.shape[0] < NUM_INPUTS:  # made before the later inputs: 0
+            w1 = np.concatenate([w1, np.zeros((NUM_INPUTS - w1.shape[0], w1.shape[1]))])
         if w1.shape[0] != NUM_INPUTS or w2.shape[1] != NUM_OUTPUTS:
             raise ValueError(f"{path}: weights do not match {NUM_INPUTS} inputs")
         return cls(w1, b1, w2, b2, meta)

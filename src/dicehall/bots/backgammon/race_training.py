@@ -6,6 +6,12 @@
 See ``race.py`` for the inputs and the method. Targets go to ``OUT/targets-NNNN.npz``
 (a rerun skips chunks already there), the fit to ``OUT/race-checkpoint.npz`` after
 every epoch (``--resume`` continues bit for bit) and ``OUT/log.jsonl``.
+
+The shipped race net was made when the shipped contact net was the TD net, now kept
+as ``benchmarks/results/backgammon_supervised/0_td.npz``: pass it as ``--contact``
+to remake it. The present contact net was fitted to gnubg on contact positions
+only (``supervised.py``) and is not meant to value races, which is why the targets
+should come from a net trained on them.
 """
 
 from __future__ import annotations
@@ -33,6 +39,9 @@ from dicehall.bots.backgammon.race import (
 from dicehall.bots.backgammon.search import choose_0ply, evaluate_1ply
 from dicehall.bots.backgammon.td import _backprop
 from dicehall.games.backgammon.fast import outcome, plays, swap
+
+# numba caches a kernel by its own file only: edit this file when features.encode changes
+# (the inputs grew from 201 to 207 on 1 Dec 2026)
 
 CHECKPOINT = "race-checkpoint.npz"
 
@@ -83,14 +92,15 @@ def _sample_chunk(
 _WORKER: dict[str, Any] = {}
 
 
-def _target_task(job: tuple[int, int, int]) -> tuple[int, Any, Any]:
-    index, count, seed = job
-    if "params" not in _WORKER:
+def _target_task(job: tuple[int, int, int, str | None]) -> tuple[int, Any, Any]:
+    index, count, seed, contact = job
+    if _WORKER.get("contact", "unset") != contact:
         from dicehall.bots.backgammon.network import Network
 
-        net = Network.load()
+        net = Network.load(contact)
         w1, b1, w2, b2, ext = net.params()
         _WORKER["params"] = (w1, b1, w2, b2, ext[:3] + empty())
+        _WORKER["contact"] = contact
     boards, targets = _sample_chunk(count, seed * 100_003 + index, *_WORKER["params"])
     return index, boards, targets
 
@@ -110,10 +120,13 @@ def generate_targets(
     workers: int,
     progress: bool = True,
     ray_address: str | None = None,
+    contact: str | None = None,
 ) -> None:
     """Write ``OUT/targets-NNNN.npz`` for every chunk not already there, in ``workers``
     processes, or as Ray tasks when ``ray_address`` is given (an address or
-    ``"local"``; the chunks, seeded by their index, are the same either way)."""
+    ``"local"``; the chunks, seeded by their index, are the same either way).
+    ``contact`` names the contact net's weights that play and value (default: the
+    shipped net)."""
     from rich.console import Console
     from rich.progress import Progress
 
@@ -122,7 +135,9 @@ def generate_targets(
     Network.load().params()  # build the bear-off databases before the workers need them
     out.mkdir(parents=True, exist_ok=True)
     todo = [
-        (i, per_chunk, seed) for i in range(chunks) if not (out / f"targets-{i:04d}.npz").exists()
+        (i, per_chunk, seed, contact)
+        for i in range(chunks)
+        if not (out / f"targets-{i:04d}.npz").exists()
     ]
     with Progress(console=Console(stderr=True), disable=not progress) as bar:
         task = bar.add_task("race targets (1-ply)", total=chunks, completed=chunks - len(todo))
@@ -259,11 +274,20 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--resume", action="store_true")
     parser.add_argument("--stop-after", type=int, default=None, help="epochs in this session")
     parser.add_argument("--export", type=Path, default=None)
+    parser.add_argument(
+        "--contact", default=None, help="contact net weights for the targets (default: shipped)"
+    )
     args = parser.parse_args(argv)
     if args.chunks < 2 or args.per_chunk < 1 or args.epochs < 1 or args.hidden < 1:
         parser.error("--chunks must be >= 2; --per-chunk, --epochs, --hidden >= 1")
     generate_targets(
-        args.out, args.chunks, args.per_chunk, args.seed, args.workers, ray_address=args.ray
+        args.out,
+        args.chunks,
+        args.per_chunk,
+        args.seed,
+        args.workers,
+        ray_address=args.ray,
+        contact=args.contact,
     )
     boards, targets = read_targets(args.out, args.chunks)
     weights = fit(

@@ -36,6 +36,9 @@ from dicehall.games.backgammon.fast import (
     swap,
 )
 
+# numba caches a kernel by its own file only: edit this file when features.encode changes
+# (the inputs grew from 201 to 207 on 1 Dec 2026)
+
 #: the 21 distinct rolls (high die first) and their probabilities
 ROLLS = np.array([(a, b) for a in range(6, 0, -1) for b in range(a, 0, -1)], dtype=np.int64)
 ROLL_WEIGHTS = np.array([(1.0 if a == b else 2.0) / 36.0 for a, b in ROLLS])

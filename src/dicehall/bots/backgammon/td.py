@@ -28,6 +28,9 @@ from dicehall.games.backgammon.fast import (
     swap,
 )
 
+# numba caches a kernel by its own file only: edit this file when features.encode changes
+# (the inputs grew from 201 to 207 on 1 Dec 2026)
+
 
 @njit(cache=True)
 def _money(y: Any) -> float:

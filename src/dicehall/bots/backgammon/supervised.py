@@ -1,0 +1,427 @@
+"""Supervised training of the contact net on a stronger teacher's evaluations.
+
+    python -m dicehall.bots.backgammon.supervised --out runs/sup --chunks 60 \
+        --per-chunk 1000 --teacher-plies 2 --gnubg-procs 6 --epochs 30 --hidden 256 \
+        --export FILE
+
+TD(0) self-play alone (``td.py``) leaves the contact net well below GNU Backgammon's
+0-ply. As wildbg does with rollouts, this module fits the net to deeper values of
+many positions instead, in three resumable stages:
+
+1. **positions** (``OUT/positions-NNNN.npz``): contact positions after a play, from
+   seeded self-play of the shipped net at 0-ply with a share ``--explore`` of random
+   plays (so the positions are not only those the net already likes). At every
+   decision the play made is kept, and so is one other legal play drawn at random:
+   choosing a move means ranking the positions after all the plays, so the net must
+   also know the ones it would not pick. Only contact positions are kept: races go
+   to the race net and bear-offs to the databases (``search.evaluate_after``).
+2. **targets** (``OUT/targets-NNNN.npz``): each position valued by the teacher. The
+   teacher is GNU Backgammon (``/usr/games/gnubg``, its embedded Python, cubeless,
+   ``--teacher-plies`` deep), used as an independent reference: only its numbers are
+   used, never its code. gnubg values the side on roll, so its five probabilities
+   are flipped to the side that just moved, as our outputs are. gnubg's embedded
+   ``evaluate`` spends most of each call waiting rather than computing, so
+   ``--gnubg-procs`` processes are driven at once, one thread each.
+3. **fit** (``OUT/sup-checkpoint.npz`` every epoch, ``OUT/log.jsonl``): mini-batch
+   Adam on the cross-entropy between the net's sigmoid outputs and the teacher's
+   probabilities, starting from the shipped TD weights. ``--hidden`` larger than
+   theirs adds hidden units whose output weights start at zero, so the start is the
+   TD net exactly. The last chunk is held out; the log reports its mean squared
+   error per output and its win-probability error, before and after. ``--resume``
+   continues bit for bit (the order of every epoch comes from ``(seed, epoch)``).
+
+A chunk is named by its index and seeded by ``(seed, index)``: a stopped run, rerun
+with the same arguments, skips every file already written and makes the same data.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import tempfile
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from dicehall.bots.backgammon.features import NUM_INPUTS, encode, is_race
+from dicehall.bots.backgammon.search import choose_0ply
+from dicehall.games.backgammon.fast import CHECKERS, outcome, plays, start_board, swap
+
+# numba caches a kernel by its own file only: edit this file when features.encode changes
+# (the inputs grew from 201 to 207 on 1 Dec 2026)
+GNUBG = "/usr/games/gnubg"
+CHECKPOINT = "sup-checkpoint.npz"
+
+# -- 1. positions ----------------------------------------------------------------------
+
+
+@njit(cache=True)
+def sample_positions(
+    count: int, seed: int, explore: float, w1: Any, b1: Any, w2: Any, b2: Any, ext: Any
+) -> Any:
+    """``count`` contact positions after a play (mover in row 0) from seeded self-play."""
+    out = np.zeros((count, 2, 26), dtype=np.int8)
+    np.random.seed(seed)
+    k = 0
+    while k < count:
+        board = start_board()
+        while k < count:
+            a = np.random.randint(1, 7)
+            b = np.random.randint(1, 7)
+            d1, d2 = max(a, b), min(a, b)
+            n, _, after_set, _ = plays(board, d1, d2)
+            if np.random.random() < explore:
+                i = np.random.randint(0, n)
+            else:
+                i = choose_0ply(board, d1, d2, w1, b1, w2, b2, ext, True)
+            after = after_set[i]
+            if not is_race(after) and after[0, 0] < CHECKERS:
+                out[k] = after
+                k += 1
+                if n > 1 and k < count:
+                    j = np.random.randint(0, n - 1)
+                    j = j + 1 if j >= i else j
+                    if not is_race(after_set[j]) and after_set[j, 0, 0] < CHECKERS:
+                        out[k] = after_set[j]
+                        k += 1
+            if outcome(after[0], after[1]) > 0 or is_race(after):
+                break  # the contact part of this game is over
+            board = swap(after)
+    return out
+
+
+def _chunk_seed(seed: int, index: int) -> int:
+    return int(np.random.default_rng([seed, index]).integers(1, 2**31 - 1))
+
+
+def make_positions(
+    out: Path, chunks: int, per_chunk: int, seed: int, explore: float, start: Path | None = None
+) -> None:
+    """Write ``OUT/positions-NNNN.npz`` for every chunk not already there, from
+    self-play of the net in ``start`` (default: the shipped one)."""
+    from dicehall.bots.backgammon.network import Network
+
+    params = Network.load(start).params()
+    out.mkdir(parents=True, exist_ok=True)
+    for i in range(chunks):
+        path = out / f"positions-{i:04d}.npz"
+        if not path.exists():
+            boards = sample_positions(per_chunk, _chunk_seed(seed, i), explore, *params)
+            _save(path, boards=boards)
+
+
+def _save(path: Path, **arrays: Any) -> None:
+    tmp = path.with_suffix(".tmp")
+    with tmp.open("wb") as fh:
+        np.savez_compressed(fh, **arrays)
+    tmp.replace(path)
+
+
+# -- 2. the teacher ----------------------------------------------------------------------
+
+_SERVER = """
+import sys
+for c in ("set player 0 human", "set player 1 human", "new session", "new game"):
+    gnubg.command(c)
+ctx = {"cubeful": 0, "plies": PLIES, "deterministic": 1, "prune": 1, "noise": 0.0}
+ci = gnubg.cubeinfo()
+out = sys.__stdout__
+for line in sys.stdin:
+    v = [int(t) for t in line.split()]
+    if not v:
+        break
+    p = gnubg.evaluate((tuple(v[0:25]), tuple(v[25:50])), ci, ctx)
+    out.write("EVAL " + " ".join(repr(x) for x in p[:5]) + "\\n")
+    out.flush()
+"""
+
+
+class GnubgTeacher:
+    """GNU Backgammon's cubeless evaluator at ``plies``, in one process of its own."""
+
+    def __init__(self, plies: int) -> None:
+        if not shutil.which(GNUBG):
+            raise RuntimeError(f"{GNUBG} is not installed (apt-get install gnubg)")
+        self._dir = tempfile.TemporaryDirectory()
+        script = Path(self._dir.name) / "teacher.py"
+        script.write_text(_SERVER.replace("PLIES", str(int(plies))))
+        self.proc = subprocess.Popen(
+            [GNUBG, "-t", "-q", "-r", "-p", str(script)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
+
+    def value(self, after: Any) -> np.ndarray[Any, Any]:
+        """Probabilities for the side that just moved (row 0), as our net's outputs."""
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        mine, theirs = after[0].tolist(), after[1].tolist()
+        # gnubg's board: (side not on roll, side on roll), points 1..24 then the bar
+        self.proc.stdin.write(" ".join(map(str, [*mine[1:26], *theirs[1:26]])) + "\n")
+        self.proc.stdin.flush()
+        while True:
+            line = self.proc.stdout.readline()
+            if not line:
+                raise RuntimeError("gnubg stopped")
+            if line.startswith("EVAL"):
+                break
+        p = [float(t) for t in line.split()[1:6]]
+        return np.array([1.0 - p[0], p[3], p[4], p[1], p[2]])
+
+    def close(self) -> None:
+        if self.proc.stdin:
+            self.proc.stdin.close()
+        self.proc.wait(timeout=30)
+        self._dir.cleanup()
+
+
+def label_chunk(boards: Any, teachers: list[GnubgTeacher]) -> Any:
+    """The teachers' values of ``boards``, the positions split among their processes."""
+    targets = np.zeros((boards.shape[0], 5))
+    parts = np.array_split(np.arange(boards.shape[0]), len(teachers))
+
+    def work(t: int) -> None:
+        for i in parts[t]:
+            targets[i] = teachers[t].value(boards[i])
+
+    with ThreadPoolExecutor(len(teachers)) as pool:
+        list(pool.map(work, range(len(teachers))))
+    return targets
+
+
+def make_targets(out: Path, chunks: int, plies: int, procs: int, progress: bool = True) -> None:
+    """Write ``OUT/targets-NNNN.npz`` for every chunk of positions not yet valued."""
+    from rich.console import Console
+    from rich.progress import Progress
+
+    todo = [i for i in range(chunks) if not (out / f"targets-{i:04d}.npz").exists()]
+    if not todo:
+        return
+    teachers = [GnubgTeacher(plies) for _ in range(max(1, procs))]
+    stop = threading.Event()
+    try:
+        with Progress(console=Console(stderr=True), disable=not progress) as bar:
+            task = bar.add_task(
+                f"gnubg {plies}-ply targets", total=chunks, completed=chunks - len(todo)
+            )
+            for i in todo:
+                if stop.is_set():
+                    break
+                with np.load(out / f"positions-{i:04d}.npz") as f:
+                    boards = f["boards"]
+                targets = label_chunk(boards, teachers)
+                _save(out / f"targets-{i:04d}.npz", boards=boards, targets=targets, plies=plies)
+                bar.advance(task)
+    finally:
+        for t in teachers:
+            t.close()
+
+
+def read_targets(out: Path, chunks: int) -> tuple[Any, Any]:
+    boards, targets = [], []
+    for i in range(chunks):
+        with np.load(out / f"targets-{i:04d}.npz") as f:
+            boards.append(f["boards"])
+            targets.append(f["targets"])
+    return np.concatenate(boards), np.concatenate(targets)
+
+
+# -- 3. the fit --------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def encode_all(boards: Any) -> Any:
+    """The net's inputs of every board, one row each (float32 to save memory)."""
+    x = np.zeros((boards.shape[0], NUM_INPUTS), dtype=np.float32)
+    row = np.empty(NUM_INPUTS)
+    for i in range(boards.shape[0]):
+        encode(boards[i], row)
+        x[i] = row
+    return x
+
+
+def _sig(z: Any) -> Any:
+    return 0.5 * (1.0 + np.tanh(0.5 * z))
+
+
+def predict(x: Any, w1: Any, b1: Any, w2: Any, b2: Any) -> Any:
+    """Raw outputs of the net on input rows ``x`` (numpy, for the fit and its log)."""
+    return _sig(_sig(x @ w1 + b1) @ w2 + b2)
+
+
+def start_weights(hidden: int, seed: int, start: Path | None = None) -> list[Any]:
+    """The net in ``start`` (default: the shipped one), widened to ``hidden`` units by
+    units that start silent."""
+    from dicehall.bots.backgammon.network import Network
+
+    net = Network.load(start)
+    w1, b1, w2, b2 = (a.copy() for a in net.weights())
+    extra = hidden - w1.shape[1]
+    if extra < 0:
+        raise ValueError(f"--hidden {hidden} is below the shipped net's {w1.shape[1]} units")
+    rng = np.random.default_rng([seed, 7])
+    w1 = np.concatenate([w1, rng.normal(0.0, 0.1, (NUM_INPUTS, extra))], axis=1)
+    b1 = np.concatenate([b1, np.zeros(extra)])
+    w2 = np.concatenate([w2, np.zeros((extra, w2.shape[1]))], axis=0)
+    return [w1, b1, w2, b2]
+
+
+def _errors(x: Any, t: Any, weights: list[Any]) -> dict[str, float]:
+    y = predict(x, *weights)
+    return {
+        "mse": float(((y - t) ** 2).mean()),
+        "win_mae": float(np.abs(y[:, 0] - t[:, 0]).mean()),
+    }
+
+
+def fit(
+    out: Path,
+    boards: Any,
+    targets: Any,
+    *,
+    epochs: int,
+    hidden: int,
+    seed: int,
+    lr: float,
+    batch: int,
+    holdout: int,
+    resume: bool = False,
+    stop_after: int | None = None,
+    start: Path | None = None,
+) -> list[Any]:
+    """Adam on the cross-entropy, a checkpoint (float64, with Adam's moments) after
+    every epoch; ``resume`` continues bit for bit. The step size falls linearly to a
+    tenth over ``epochs``; ``stop_after`` ends this session after that many epochs."""
+    out.mkdir(parents=True, exist_ok=True)
+    ckpt = out / CHECKPOINT
+    x = encode_all(boards).astype(np.float64)
+    xtr, ttr = x[:-holdout], targets[:-holdout]
+    xte, tte = x[-holdout:], targets[-holdout:]
+    epoch = 0
+    if resume and ckpt.exists():
+        with np.load(ckpt) as f:
+            meta = json.loads(str(f["meta"]))
+            weights = [f[f"w{k}"] for k in range(4)]
+            m = [f[f"m{k}"] for k in range(4)]
+            v = [f[f"v{k}"] for k in range(4)]
+            step = int(f["step"])
+        if meta["seed"] != seed or meta["hidden"] != hidden:
+            raise ValueError(f"{ckpt} was made with {meta}; pass the same --seed and --hidden")
+        epoch = int(meta["epoch"])
+    else:
+        weights = start_weights(hidden, seed, start)
+        m = [np.zeros_like(w) for w in weights]
+        v = [np.zeros_like(w) for w in weights]
+        step = 0
+        before = _errors(xte, tte, weights)
+        line = {"epoch": 0, "holdout_mse": before["mse"], "holdout_win_mae": before["win_mae"]}
+        with (out / "log.jsonl").open("a") as log:
+            log.write(json.dumps(line) + "\n")
+        print(json.dumps(line), flush=True)
+    b1_, b2_, eps = 0.9, 0.999, 1e-8
+    session = 0
+    while epoch < epochs and (stop_after is None or session < stop_after):
+        session += 1
+        a = lr * (1.0 - 0.9 * epoch / max(1, epochs))
+        order = np.random.default_rng([seed, epoch]).permutation(xtr.shape[0])
+        total = 0.0
+        for s in range(0, order.shape[0], batch):
+            idx = order[s : s + batch]
+            xb, tb = xtr[idx], ttr[idx]
+            h = _sig(xb @ weights[0] + weights[1])
+            y = _sig(h @ weights[2] + weights[3])
+            total += float(((y - tb) ** 2).sum())
+            dz = (y - tb) / idx.shape[0]  # cross-entropy through the sigmoid
+            dh = (dz @ weights[2].T) * h * (1.0 - h)
+            grads = [xb.T @ dh, dh.sum(axis=0), h.T @ dz, dz.sum(axis=0)]
+            step += 1
+            c1, c2 = 1.0 - b1_**step, 1.0 - b2_**step
+            for k in range(4):
+                m[k] = b1_ * m[k] + (1.0 - b1_) * grads[k]
+                v[k] = b2_ * v[k] + (1.0 - b2_) * grads[k] ** 2
+                weights[k] = weights[k] - a * (m[k] / c1) / (np.sqrt(v[k] / c2) + eps)
+        epoch += 1
+        test = _errors(xte, tte, weights)
+        meta = {"epoch": epoch, "seed": seed, "hidden": hidden, "positions": int(x.shape[0])}
+        arrays = {f"w{k}": weights[k] for k in range(4)}
+        arrays |= {f"m{k}": m[k] for k in range(4)} | {f"v{k}": v[k] for k in range(4)}
+        _save(ckpt, meta=np.array(json.dumps(meta)), step=np.array(step), **arrays)
+        line = {"epoch": epoch, "lr": round(a, 6), "train_mse": total / (5 * xtr.shape[0])}
+        line |= {"holdout_mse": test["mse"], "holdout_win_mae": test["win_mae"]}
+        with (out / "log.jsonl").open("a") as log:
+            log.write(json.dumps(line) + "\n")
+        print(json.dumps(line), flush=True)
+    return weights
+
+
+def export(path: Path, weights: list[Any], meta: dict[str, Any]) -> None:
+    """Compact float32 weights that ``Network.load`` reads (what ships)."""
+    from dicehall.bots.backgammon.network import Network
+
+    w1, b1, w2, b2 = weights
+    Network(w1, b1, w2, b2, meta).save(path, compact=True)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="Fit the backgammon contact net to gnubg.")
+    parser.add_argument("--out", required=True, type=Path)
+    parser.add_argument("--chunks", type=int, default=60, help="chunks (the last held out)")
+    parser.add_argument("--per-chunk", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--start", type=Path, default=None, help="weights to sample with and start from"
+    )
+    parser.add_argument("--explore", type=float, default=0.1, help="share of random plays")
+    parser.add_argument("--teacher-plies", type=int, default=2, choices=(0, 1, 2, 3))
+    parser.add_argument("--gnubg-procs", type=int, default=4)
+    parser.add_argument("--epochs", type=int, default=30)
+    parser.add_argument("--hidden", type=int, default=128)
+    parser.add_argument("--lr", type=float, default=0.001)
+    parser.add_argument("--batch", type=int, default=64)
+    parser.add_argument("--resume", action="store_true")
+    parser.add_argument("--stop-after", type=int, default=None, help="epochs in this session")
+    parser.add_argument("--data-only", action="store_true", help="positions and targets only")
+    parser.add_argument("--export", type=Path, default=None)
+    args = parser.parse_args(argv)
+    if args.chunks < 2 or args.per_chunk < 2 or args.epochs < 1 or args.batch < 1:
+        parser.error("--chunks must be >= 2, --per-chunk >= 2, --epochs and --batch >= 1")
+    if not 0.0 <= args.explore <= 1.0:
+        parser.error("--explore is a share, between 0 and 1")
+    make_positions(args.out, args.chunks, args.per_chunk, args.seed, args.explore, args.start)
+    make_targets(args.out, args.chunks, args.teacher_plies, args.gnubg_procs)
+    if args.data_only:
+        return
+    boards, targets = read_targets(args.out, args.chunks)
+    weights = fit(
+        args.out,
+        boards,
+        targets,
+        epochs=args.epochs,
+        hidden=args.hidden,
+        seed=args.seed,
+        lr=args.lr,
+        batch=args.batch,
+        holdout=args.per_chunk,
+        resume=args.resume,
+        stop_after=args.stop_after,
+        start=args.start,
+    )
+    if args.export:
+        from dicehall.bots.backgammon.network import Network
+
+        meta = dict(Network.load(args.start).meta)  # the start net's TD games and so on
+        meta |= {"hidden": args.hidden, "seed": args.seed, "epochs": args.epochs}
+        meta |= {"positions": int(boards.shape[0]), "teacher": f"gnubg {args.teacher_plies}-ply"}
+        export(args.export, weights, meta)
+        print(f"exported {args.export}")
+
+
+if __name__ == "__main__":
+    main()
