@@ -127,21 +127,6 @@ def is_single(state: BackgammonState) -> bool:
     return state.game.options.get("scoring", "single") == "single"
 
 
-def default_decision(state: BackgammonState) -> Any:
-    """The simple, documented cube and resignation policy used until the cube bot
-    lands: never double (``roll``), always take (and never beaver or raccoon),
-    accept every resignation offered; a bot never resigns."""
-    from dicehall.games.backgammon.rules import CubeAction, ResignAnswer
-
-    if state.is_resign_decision():
-        return ResignAnswer(True)
-    legal = state.legal_actions()
-    for kind in ("roll", "take"):
-        if CubeAction(kind) in legal:
-            return CubeAction(kind)
-    raise ValueError(f"no default decision at {state!r}")
-
-
 class Bot:
     """A backgammon player of a given level, reproducible from ``seed``."""
 
