@@ -145,8 +145,12 @@ def test_a_flood_from_one_connection_is_cut_off_and_others_go_on(client: Any) ->
 def test_too_many_requests_from_one_address_are_refused(sqlite_url: str) -> None:
     limits = Limits(address_rate=1.0, address_burst=5.0)
     with TestClient(create_app(sqlite_url, bot_delay=0, limits=limits)) as c:
-        codes = [c.get("/api/protocol").status_code for _ in range(8)]
+        answers = [c.get("/api/protocol") for _ in range(8)]
+        codes = [a.status_code for a in answers]
         assert codes[:5] == [200] * 5 and 429 in codes[5:]
+        refused = next(a for a in answers if a.status_code == 429)
+        assert refused.headers["retry-after"] == "1"  # when to try again
+        assert refused.json()["error"]["code"] == "rate_limited"
 
 
 def test_security_headers(client: Any) -> None:

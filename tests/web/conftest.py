@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from dicehall_webtools import open_json
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -98,8 +99,7 @@ class Server:
         req = urllib.request.Request(
             self.url + path, data=data, headers={"Content-Type": "application/json"}
         )
-        with urllib.request.urlopen(req, timeout=10) as res:
-            return json.loads(res.read())
+        return open_json(req, timeout=10)
 
 
 @pytest.fixture(scope="module")

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+import time
+import urllib.error
+import urllib.request
 from typing import Any
 
 
@@ -111,3 +115,18 @@ def play_backgammon_turn_by_keyboard(page: Any, pick: int = 0) -> str:
     assert page.evaluate("document.activeElement?.dataset?.button") == "confirm", text
     page.keyboard.press("Enter")
     return str(text)
+
+
+def open_json(req: urllib.request.Request, timeout: float) -> Any:
+    """The JSON answer to ``req``; a 429 (the server's per-address rate limit, which a
+    quick test can reach on a quiet machine) is retried after its ``Retry-After``, as a
+    well-behaved client does."""
+    for _ in range(60):
+        try:
+            with urllib.request.urlopen(req, timeout=timeout) as res:
+                return json.loads(res.read())
+        except urllib.error.HTTPError as exc:
+            if exc.code != 429:
+                raise
+            time.sleep(float(exc.headers.get("Retry-After") or 1))
+    raise AssertionError(f"{req.full_url}: still rate limited after a minute")

@@ -11,16 +11,14 @@ import urllib.request
 from typing import Any
 
 import pytest
-from dicehall_webtools import open_game, snapshot, wait_my_turn_or_end
+from dicehall_webtools import open_game, open_json, snapshot, wait_my_turn_or_end
 
 pytestmark = pytest.mark.browser
 
 
 def _get(server: Any, path: str, tokens: list[str] | None = None) -> Any:
     headers = {"X-Seat-Token": ",".join(tokens)} if tokens else {}
-    req = urllib.request.Request(server.url + path, headers=headers)
-    with urllib.request.urlopen(req, timeout=120) as res:
-        return json.loads(res.read())
+    return open_json(urllib.request.Request(server.url + path, headers=headers), timeout=120)
 
 
 def _finished_backgammon(server: Any, seed: int = 7) -> dict[str, Any]:

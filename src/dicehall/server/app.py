@@ -261,6 +261,8 @@ class Guard:
                 "headers": [
                     (b"content-type", b"application/json"),
                     (b"content-length", str(len(body)).encode()),
+                    # a rate limit refills within a second: say when to try again (RFC 9110)
+                    *([(b"retry-after", b"1")] if status == 429 else []),
                     *SECURITY_HEADERS,
                 ],
             }
