@@ -28,7 +28,7 @@ def test_resign_button_ends_the_game(browser: Any, server: Any, new_game: Any) -
     assert watcher.locator("[data-button='resign']").count() == 0  # spectators cannot
     button = page.locator("[data-button='resign']")
     button.click()
-    assert "Really resign" in button.inner_text()
+    assert button.inner_text() == "Really resign? You lose the game. Click again"
     assert snapshot(page)["status"] == "playing"  # one click does not resign
     button.click()
     page.wait_for_function("window.dicehall.snapshot.status === 'finished'")

@@ -204,13 +204,22 @@ async function showChat(history) {
   chat.add(history.messages);
 }
 
+/** What resigning costs, said before the second click (the server's rule: the resigning
+ * seat loses, the others win; a backgammon match is lost whole). */
+function resignCost(snap) {
+  const match = snap?.view?.match;
+  if (match && match.length > 0) return t("Really resign? You lose the match. Click again");
+  if ((snap?.players || []).length > 2) return t("Really resign? You lose, the others share the win. Click again");
+  return t("Really resign? You lose the game. Click again");
+}
+
 /** A Resign button that asks once more before it resigns (no modal dialog). */
 function resignButton() {
   const button = html("button", { class: "btn", "data-button": "resign" }, t("Resign"));
   button.onclick = async () => {
     if (button.dataset.armed !== "1") {
       button.dataset.armed = "1";
-      button.textContent = t("Really resign? Click again");
+      button.textContent = resignCost(state.snap);
       setTimeout(() => {
         button.dataset.armed = "";
         button.textContent = t("Resign");
