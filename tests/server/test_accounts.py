@@ -204,6 +204,23 @@ def test_a_logged_in_seat_is_bound_to_the_account_and_resumes_elsewhere(
     assert other.post(f"/api/games/{game_id}/resume").status_code == 403
 
 
+def test_a_guest_cannot_play_under_an_account_name(client: Any, app: Any) -> None:
+    register(client, "Hilda")
+    created = create_game(client, game="backgammon", opponent="friend")
+    guest = browser(app)
+    for name in ("Hilda", "hilda", " HILDA "):  # the username in any case
+        res = guest.post(f"/api/games/{created['id']}/join", json={"name": name})
+        assert res.status_code == 409, res.text
+        error = res.json()["error"]
+        assert error["code"] == "name_taken" and "log in" in error["message"]
+        made = guest.post("/api/games", json={"game": "coinrows", "opponent": "bot", "name": name})
+        assert made.status_code == 409 and made.json()["error"]["code"] == "name_taken"
+    # nothing was taken by the refused joins; another name is fine
+    snap = client.get(f"/api/games/{created['id']}").json()
+    assert [p["claimed"] for p in snap["players"]] == [True, False]
+    assert guest.post(f"/api/games/{created['id']}/join", json={"name": "hilde"}).status_code == 200
+
+
 def test_bot_accounts_one_per_level_without_a_login(app: Any) -> None:
     accounts = app.state.accounts
     a = accounts.bot_account("bot:expert")

@@ -74,6 +74,7 @@ STATUS = {
     **accounts_module.STATUS,
     "unknown_player": 404,
     "no_hints": 403,
+    "name_taken": 409,
     **seeks_module.STATUS,
     "time_out": 409,
     "too_early": 409,
@@ -696,7 +697,7 @@ def create_app(
             body.options,
             opponent=body.opponent,
             seat=body.seat,
-            name=account.username if account else body.name,
+            name=account.username if account else guest_name(body.name),
             seed=None,
             account_id=account.id if account else None,
             rated=body.rated,
@@ -709,6 +710,20 @@ def create_app(
             "tokens": tokens,
             "commitment": live.row.commitment,
         }
+
+    def guest_name(name: str | None) -> str | None:
+        """A guest's name, unless it is an account's username (in any case): a name on the
+        board must not pass a guest off as a rated player.
+
+        :raises ServiceError: ``name_taken``, saying to log in or choose another name.
+        """
+        if name and accounts.by_username(name.strip()) is not None:
+            raise ServiceError(
+                "name_taken",
+                f"{clip(name.strip(), 24)!r} is the name of an account: log in to play under "
+                "it, or choose another name",
+            )
+        return name
 
     @app.post("/api/games/{game_id}/seed", tags=["games"])
     def seed(game_id: str, body: SeedBody, request: Request) -> dict[str, Any]:
@@ -735,7 +750,7 @@ def create_app(
         seat, token = service.join(
             game_id,
             body.seat,
-            account.username if account else body.name,
+            account.username if account else guest_name(body.name),
             body.seed,
             account_id=account.id if account else None,
         )

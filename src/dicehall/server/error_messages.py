@@ -43,6 +43,7 @@ CODE_SENTENCES: dict[str, str] = {
     "not_logged_in": N_("You are not logged in."),
     "unknown_player": N_("There is no such player."),
     "no_hints": N_("No hints in rated games."),
+    "name_taken": N_("That name belongs to an account: log in, or choose another name."),
     "rate_limited": N_("Too many requests: slow down."),
     "disconnected": N_("The connection was lost."),
     "internal_error": N_("The server failed; the game is safe."),

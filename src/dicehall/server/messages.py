@@ -56,6 +56,7 @@ class ErrorCode(StrEnum):
     USERNAME_TAKEN = "username_taken"
     UNKNOWN_PLAYER = "unknown_player"
     NO_HINTS = "no_hints"
+    NAME_TAKEN = "name_taken"
     TIME_OUT = "time_out"
     TOO_EARLY = "too_early"
     TOO_MANY = "too_many"
