@@ -44,7 +44,7 @@ def register(app: typer.Typer) -> None:
         from rich.table import Table
 
         from dicehall.bots.backgammon import Bot
-        from dicehall.bots.backgammon.cube import CubeInfo, judge_cube, play_equity, rank_plays
+        from dicehall.bots.backgammon.cube import judge_cube, judge_play
         from dicehall.games.backgammon.rules import BackgammonState
 
         with friendly_errors():
@@ -117,15 +117,8 @@ def register(app: typer.Typer) -> None:
                         continue
                     seat = before.current_player()
                     played = actions.index(action)
-                    ranked = rank_plays(bot, before)  # by the score in cube and match games
-                    best = ranked[0]
-                    mine = next(pv for pv in ranked if pv.index == played)
-                    equity = mine.equity
-                    if mine.depth < best.depth:
-                        probs, equity = bot.value_of(before, played, best.depth)
-                        if before.game.extended:
-                            equity = play_equity(probs, CubeInfo.from_state(before))
-                    loss = max(0.0, best.equity - equity) if played != best.index else 0.0
+                    verdict = judge_play(bot, before, played)  # by the score with a cube
+                    mine, best, loss = verdict.mine, verdict.best, verdict.loss
                     mark = "blunder" if loss >= BLUNDER else "error" if loss >= ERROR else ""
                     t = totals[seat]
                     t["moves"] += 1

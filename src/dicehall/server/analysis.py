@@ -272,7 +272,7 @@ def _coinrows_judge(before: State, text: str) -> dict[str, Any] | None:
 
 
 def _backgammon_decisions(record: Record, states: list[State]) -> list[dict[str, Any]]:
-    from dicehall.bots.backgammon.cube import CubeInfo, judge_cube, play_equity, rank_plays
+    from dicehall.bots.backgammon.cube import judge_cube, judge_play
     from dicehall.games.backgammon.rules import BackgammonState
 
     bot = _backgammon_bot(ANALYSIS_LEVELS["backgammon"])
@@ -304,15 +304,8 @@ def _backgammon_decisions(record: Record, states: list[State]) -> list[dict[str,
         if len(actions) < 2 or action not in actions:
             continue  # a forced play or a pass: no choice
         played = actions.index(action)
-        ranked = rank_plays(bot, before)
-        best = ranked[0]
-        mine = next(pv for pv in ranked if pv.index == played)
-        equity = mine.equity
-        if mine.depth < best.depth:
-            probs, equity = bot.value_of(before, played, best.depth)
-            if before.game.extended:
-                equity = play_equity(probs, CubeInfo.from_state(before))
-        loss = max(0.0, float(best.equity - equity)) if played != best.index else 0.0
+        verdict = judge_play(bot, before, played)
+        mine, best, equity, loss = verdict.mine, verdict.best, verdict.equity, verdict.loss
         out.append(
             {
                 "n": n,

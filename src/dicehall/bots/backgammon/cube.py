@@ -678,11 +678,41 @@ def rank_plays(bot: Any, state: Any, plies: int | None = None) -> list[Any]:
     return sorted(valued, key=lambda pv: (-pv.depth, -pv.equity))
 
 
+@dataclass(frozen=True)
+class PlayJudgement:
+    """A play made, judged against the bot's best: ``mine`` and ``best`` are the bot's
+    ranked entries, ``equity`` the play's equity at the best's depth, ``loss`` the equity
+    it gives away (0 for the best play)."""
+
+    mine: Any
+    best: Any
+    equity: float
+    loss: float
+
+
+def judge_play(bot: Any, state: Any, played: int) -> PlayJudgement:
+    """The play of index ``played`` (in ``state.play_results()``) against ``bot``'s best,
+    valued by the score in cube and match games: what ``dicehall analyze`` and the web
+    replay's analysis report, so both say the same. A play ranked at a shallower depth
+    than the best (a filter dropped it) is valued again at the best's depth."""
+    ranked = rank_plays(bot, state)
+    best = ranked[0]
+    mine = next(pv for pv in ranked if pv.index == played)
+    equity = mine.equity
+    if mine.depth < best.depth:
+        probs, equity = bot.value_of(state, played, best.depth)
+        if state.game.extended:
+            equity = play_equity(probs, CubeInfo.from_state(state))
+    loss = max(0.0, float(best.equity - equity)) if played != best.index else 0.0
+    return PlayJudgement(mine, best, float(equity), loss)
+
+
 __all__ = [
     "CONTACT_EFFICIENCY",
     "CubeDecision",
     "CubeInfo",
     "CubeJudgement",
+    "PlayJudgement",
     "accept_resignation",
     "bot_decision",
     "bot_play",
@@ -693,6 +723,7 @@ __all__ = [
     "doubling_window",
     "gammon_values",
     "judge_cube",
+    "judge_play",
     "match_equity",
     "money_equity",
     "play_equity",
