@@ -8,7 +8,7 @@ server sends against ``ServerMessage``. ``dumps`` is the one serialiser of the h
 (orjson: several times faster than ``json.dumps`` for the large legal-move graphs).
 
 >>> decode('{"type": "act", "v": 1, "ref": 2, "text": "24/18 13/11", "seq": 17}')
-ActMessage(type='act', v=1, ref=2, text='24/18 13/11', seq=17)
+ActMessage(v=1, ref=2, type='act', text='24/18 13/11', seq=17)
 >>> decode('{"type": "dance", "v": 1, "ref": 7}').code
 <ErrorCode.BAD_MESSAGE: 'bad_message'>
 """
