@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
+from terminal_spawn import shell_like
 
 from dicehall.cli.arena import draw_note
 
@@ -56,6 +57,7 @@ def test_killing_the_arena_stops_its_workers(how: signal.Signals) -> None:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=shell_like,  # the signals reach the command, as from a shell
     )
     try:
         # the spawn start method also runs a resource tracker: wait for it and two workers

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from terminal_spawn import shell_like
 
 from dicehall import Match, SeededDice, load_game
 from dicehall.bots import RandomBot
@@ -73,6 +74,7 @@ def test_at_a_terminal_replay_steps_by_default(saved: Path) -> None:
         env=dict(os.environ, TERM="dumb", NO_COLOR="1"),
         encoding="utf-8",
         timeout=120,
+        preexec_fn=shell_like,  # Ctrl-C reaches the command, as from a shell
     )
     prompt = r"replay \(Enter next, b back, NUMBER, s, e, q\)> "
     child.expect(prompt)

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pexpect
 import pytest
+from terminal_spawn import shell_like
 
 from dicehall import Match, Record, SeededDice, load_game
 from dicehall.bots import RandomBot
@@ -54,6 +55,7 @@ def spawn(*args: str) -> pexpect.spawn:
         encoding="utf-8",
         timeout=180,
         dimensions=(50, 120),
+        preexec_fn=shell_like,  # Ctrl-C reaches the command, as from a shell
     )
 
 
