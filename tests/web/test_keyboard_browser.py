@@ -3,6 +3,7 @@ position, dice and legal choices of every board readable as text by screen reade
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -52,12 +53,19 @@ def test_position_text_lists_every_checker(server: Any, context: Any, new_game: 
     game = new_game("backgammon", "random", name="reader")
     page = context.new_page()
     open_game(page, server.url, game)
-    page.wait_for_function("window.dicehall.snapshot.status === 'playing'")
+    # the reader's first turn (the bot may have won the opening roll and moved first)
+    wait_my_turn_or_end(page, -1)
     said = page.inner_text('[data-testid="position-text"]')
-    # the opening position from the reader's side, and the opponent's mirrored
+    # the opening position from the reader's side ...
     assert "2 checkers on point 24, 5 checkers on point 13, 3 checkers on point 8, " in said
     assert "5 checkers on point 6; none on the bar; 167 pips." in said
-    assert "5 checkers on point 19, 3 checkers on point 17, 5 checkers on point 12, " in said
+    # ... and every checker of both sides on a point (one opening move hits nothing)
+    counts = re.findall(r"(\d+) checkers? on point (\d+)", said)
+    assert sum(int(n) for n, _ in counts) == 30, said
+    snap = snapshot(page)
+    bot = 1 - snap["you"][0]
+    if all(e["actor"] != bot for e in snap["log"]):  # the bot has not moved: its opening too
+        assert "5 checkers on point 19, 3 checkers on point 17, 5 checkers on point 12, " in said
     board = page.locator("svg.bg-board")
     assert board.get_attribute("aria-describedby") == "bg-position"
 
