@@ -42,9 +42,16 @@ def free_port() -> int:
 class Server:
     """A ``dicehall serve`` subprocess on a free port with its own SQLite file."""
 
-    def __init__(self, db: Path, bot_delay: float = 0.0, extra: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self,
+        db: Path,
+        bot_delay: float = 0.0,
+        extra: tuple[str, ...] = (),
+        env: dict[str, str] | None = None,
+    ) -> None:
         self.db = db
         self.extra = extra  # more ``dicehall serve`` options
+        self.env = env  # more environment variables of the server process
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.bot_delay = bot_delay
@@ -68,7 +75,12 @@ class Server:
             *self.extra,
         ]
         with open(self.log, "ab") as out:
-            self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
+            self.proc = subprocess.Popen(
+                cmd,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                env={**os.environ, **self.env} if self.env else None,
+            )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:

@@ -1,6 +1,11 @@
 """Hints and analysis in the browser: the Hint button of the seat to move (never in rated
 games), and the analysis on the replay of a finished backgammon game: each decision's equity
-lost, its errors and blunders marked (in the table and the move list), the equity graph."""
+lost, its errors and blunders marked (in the table and the move list), the equity graph; the
+quick analysis at once with a progress bar, replaced by the deep one when it is ready.
+
+The server of this module computes the deep analysis at 1-ply (``DICEHALL_ANALYSIS_LEVEL``)
+instead of the default expert (2-ply, as ``dicehall analyze``; ~10 times slower): the page and
+the worker are the same; ``test_analysis_worker.py`` checks the expert level itself."""
 
 from __future__ import annotations
 
@@ -8,12 +13,26 @@ import json
 import random
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from conftest import Server
 from dicehall_webtools import open_game, open_json, snapshot, wait_my_turn_or_end
 
 pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """The module's server, its deep analysis at 1-ply (hard)."""
+    srv = Server(
+        tmp_path_factory.mktemp("serve") / "dicehall.sqlite3",
+        env={"DICEHALL_ANALYSIS_LEVEL": "hard"},
+    )
+    srv.start()
+    yield srv
+    srv.stop()
 
 
 def _get(server: Any, path: str, tokens: list[str] | None = None) -> Any:
@@ -46,8 +65,25 @@ def _finished_backgammon(server: Any, seed: int = 7) -> dict[str, Any]:
 
 def test_analysis_of_a_finished_backgammon_game(server: Any, context: Any) -> None:
     game = _finished_backgammon(server)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{server.url}/g/{game['id']}/replay")
+    # the quick analysis (0-ply) at once, with the deep one's progress above it
+    page.wait_for_function("document.body.dataset.analysis === 'ready'", timeout=120_000)
+    assert page.evaluate("document.body.dataset.analysisLevel") == "medium"
+    progress = page.locator('[data-testid="analysis-progress"]')
+    assert progress.get_attribute("data-state") in ("queued", "running")
+    assert "1-ply" in progress.inner_text() and "0-ply" in progress.inner_text()
+    # then the deep one replaces it, and the progress bar goes
+    page.wait_for_function("document.body.dataset.analysis === 'final'", timeout=300_000)
+    assert page.evaluate("document.body.dataset.analysisLevel") == "hard"
+    assert progress.count() == 0
+    assert "1-ply" in page.inner_text("#analysis-body")
+
     report = _get(server, f"/api/games/{game['id']}/analysis")
     assert report["game"] == "backgammon" and report["unit"] == "equity"
+    assert report["level"] == "hard" and "deeper" not in report
     decisions = report["decisions"]
     assert decisions and all(d["loss"] >= 0 for d in decisions)
     for d in decisions:  # marks follow the thresholds of dicehall analyze
@@ -59,12 +95,8 @@ def test_analysis_of_a_finished_backgammon_game(server: Any, context: Any) -> No
     assert marked, "random moves make errors"
     totals = {t["seat"]: t for t in report["totals"]}
     assert totals[0]["errors"] + totals[0]["blunders"] == len(marked)
-
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(f"{server.url}/g/{game['id']}/replay")
-    page.wait_for_function("document.body.dataset.analysis === 'ready'", timeout=120_000)
+    # what the page shows is the deep report: its marks, in the table and the move list
+    assert page.locator("#log [data-mark]").count() == sum(1 for d in decisions if d["mark"])
     table = page.locator('[data-testid="analysis-decisions"]')
     for d in marked[:5]:
         row = table.locator(f'tr[data-n="{d["n"]}"]')

@@ -24,6 +24,7 @@ from seat 0's (positive: seat 0 is ahead).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from dicehall.core.game import State
@@ -36,9 +37,13 @@ BLUNDER = 0.08
 HINT_OPTIONS = 5
 #: the bot levels that give hints, per game: strong enough to teach, a second or so per hint
 LEVELS = {"backgammon": "hard", "coinrows": "advanced", "whitedie": "perfect"}
-#: the levels that judge a whole game on the server: every decision at once, so one step
-#: cheaper (backgammon 0-ply: a whole game in seconds; ``dicehall analyze`` goes deeper)
+#: the levels that judge a whole game at once, in the request that asks for it (backgammon
+#: 0-ply: a whole game in about a second)
 ANALYSIS_LEVELS = {"backgammon": "medium", "coinrows": "intermediate", "whitedie": "perfect"}
+#: the levels computed afterwards, in the background, that replace the quick analysis when
+#: ready: backgammon at ``dicehall analyze``'s own default (expert, 2-ply: about 40 s a game
+#: on a quiet core), so the replay says what the terminal says
+DEEP_LEVELS = {"backgammon": "expert"}
 
 
 class AnalysisError(ValueError):
@@ -182,11 +187,31 @@ def _coinrows_hint(state: State) -> dict[str, Any]:
 
 
 # -- analysis ---------------------------------------------------------------------------
-def analyse(record: Record) -> dict[str, Any]:
-    """Every decision of ``record`` judged against the bot's best option."""
+#: called with (decisions judged, decisions in all) while an analysis runs
+Progress = Callable[[int, int], None]
+
+
+def analyse(
+    record: Record, level: str | None = None, progress: Progress | None = None
+) -> dict[str, Any]:
+    """Every decision of ``record`` judged against the bot's best option, by the bot of
+    ``level`` (default: the game's quick level, :data:`ANALYSIS_LEVELS`; backgammon also takes
+    any level of ``dicehall.bots.backgammon.LEVELS``). ``progress`` hears how far it is
+    (backgammon: after every decision).
+
+    :raises AnalysisError: the game has no analysis, or ``level`` is not one of its levels.
+    """
+    quick = ANALYSIS_LEVELS.get(record.game)
+    if quick is None:
+        raise AnalysisError(
+            f"no analysis for {record.game}: backgammon, coinrows and whitedie have one"
+        )
+    level = level or quick
+    if level != quick and record.game != "backgammon":
+        raise AnalysisError(f"{record.game} is analysed at {quick} only, not {level}")
     states = list(record.states())
     if record.game == "backgammon":
-        decisions = _backgammon_decisions(record, states)
+        decisions = _backgammon_decisions(record, states, level, progress)
         unit = "equity"
     elif record.game == "whitedie":
         decisions = _judged(record, states, _whitedie_judge)
@@ -194,10 +219,6 @@ def analyse(record: Record) -> dict[str, Any]:
     elif record.game == "coinrows":
         decisions = _judged(record, states, _coinrows_judge)
         unit = "result"
-    else:
-        raise AnalysisError(
-            f"no analysis for {record.game}: backgammon, coinrows and whitedie have one"
-        )
     totals: dict[int, dict[str, float]] = {}
     for d in decisions:
         t = totals.setdefault(d["seat"], {"decisions": 0, "loss": 0.0, "errors": 0, "blunders": 0})
@@ -208,7 +229,7 @@ def analyse(record: Record) -> dict[str, Any]:
     return {
         "game": record.game,
         "unit": unit,
-        "level": ANALYSIS_LEVELS[record.game],
+        "level": level,
         "error": ERROR if record.game == "backgammon" else None,
         "blunder": BLUNDER if record.game == "backgammon" else None,
         "decisions": decisions,
@@ -271,15 +292,27 @@ def _coinrows_judge(before: State, text: str) -> dict[str, Any] | None:
     }
 
 
-def _backgammon_decisions(record: Record, states: list[State]) -> list[dict[str, Any]]:
+def _backgammon_decisions(
+    record: Record, states: list[State], level: str, progress: Progress | None
+) -> list[dict[str, Any]]:
     from dicehall.bots.backgammon.cube import judge_cube, judge_play
     from dicehall.games.backgammon.rules import BackgammonState
 
-    bot = _backgammon_bot(ANALYSIS_LEVELS["backgammon"])
+    try:
+        bot = _backgammon_bot(level)
+    except ValueError as exc:
+        raise AnalysisError(str(exc)) from None
     out: list[dict[str, Any]] = []
-    for n, before in enumerate(states[: len(record.actions)], 1):
-        if not isinstance(before, BackgammonState) or before.is_chance_node():
-            continue
+    todo = [
+        n
+        for n, before in enumerate(states[: len(record.actions)], 1)
+        if isinstance(before, BackgammonState) and not before.is_chance_node()
+    ]
+    for done, n in enumerate(todo):
+        if progress is not None:
+            progress(done, len(todo))
+        before = states[n - 1]
+        assert isinstance(before, BackgammonState)
         text = record.actions[n - 1]
         seat = before.current_player()
         if not before.is_checker_play():
@@ -322,4 +355,6 @@ def _backgammon_decisions(record: Record, states: list[State]) -> list[dict[str,
                 "equity": round(float(best.equity) if seat == 0 else -float(best.equity), 4),
             }
         )
+    if progress is not None:
+        progress(len(todo), len(todo))
     return out

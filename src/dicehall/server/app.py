@@ -33,6 +33,7 @@ from dicehall.server import error_messages, i18n, messages
 from dicehall.server import live as live_module
 from dicehall.server import ratings as ratings_module
 from dicehall.server import seeks as seeks_module
+from dicehall.server.analysis_worker import Analyses
 from dicehall.server.chat import CHAT_SEQ, Chat
 from dicehall.server.clocks import Clocks, TimeControl
 from dicehall.server.limits import (
@@ -439,6 +440,7 @@ def create_app(
     grace: float = GRACE,
     threads: int = 64,
     redis_url: str | None = None,
+    analysis_processes: int | None = None,
 ) -> FastAPI:
     """The dicehall web app on the database ``db`` (default: SQLite in the user data dir).
 
@@ -449,6 +451,8 @@ def create_app(
     processes (``dicehall serve`` starts 2), or in ``bot_workers`` threads when it is 0.
     ``redis_url``: the per-address rate limits live in that Redis, shared by every process
     and host (``limits.RedisAddressLimiter``); without it each process counts alone.
+    The replay's deep analyses run in ``analysis_processes`` (0: a thread; default: one
+    process where bots think in processes, ``analysis_worker.Analyses``).
     """
     limits = limits or Limits()
     store = store or Store(db, prefix=prefix)
@@ -468,6 +472,9 @@ def create_app(
     rooms = live_module.Rooms(service, hub, accounts, Chat(store), presence, clocks)
     seeks = seeks_module.Seeks(service, accounts, ratings, clocks)
     hub.remote_chat, hub.remote_presence = rooms.remote_chat, rooms.remote_presence
+    analyses = Analyses(
+        processes=(1 if bot_processes else 0) if analysis_processes is None else analysis_processes
+    )
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -522,6 +529,7 @@ def create_app(
         stop.set()
         service.close()
         rooms.close()
+        analyses.close()
 
     app = FastAPI(
         title="dicehall",
@@ -824,8 +832,6 @@ def create_app(
         svg = service.board_svg(game_id, ply, orientation=orientation, size=size)
         return Response(svg, media_type="image/svg+xml")
 
-    analyses: dict[str, dict[str, Any]] = {}  # finished games never change: computed once
-
     @app.get("/api/games/{game_id}/hint", tags=["games"])
     def game_hint(game_id: str, request: Request) -> dict[str, Any]:
         """The bot's best options for your seat to move, with their values (as the terminal's
@@ -848,19 +854,16 @@ def create_app(
     @app.get("/api/games/{game_id}/analysis", tags=["records"])
     def game_analysis(game_id: str) -> dict[str, Any]:
         """Every decision of a finished game against the bot's best option (as ``dicehall
-        analyze``): the value lost, errors and blunders marked, the equity per decision."""
+        analyze``): the value lost, errors and blunders marked, the equity per decision. The
+        quick analysis comes at once; while the deep one (backgammon: expert, as ``dicehall
+        analyze``) is computed in the background, ``deeper`` says how far it is: ask again."""
         live = service.get(game_id)
         if live.row.status != "finished":
             raise ServiceError("not_finished", "the analysis comes when the game is over")
-        if game_id not in analyses:
-            try:
-                report = analysis_module.analyse(service.record(game_id))
-            except analysis_module.AnalysisError as exc:
-                raise ServiceError("bad_request", str(exc)) from None
-            if len(analyses) >= 64:
-                analyses.pop(next(iter(analyses)))
-            analyses[game_id] = report
-        return analyses[game_id]
+        try:
+            return analyses.report(game_id, lambda: service.record(game_id))
+        except analysis_module.AnalysisError as exc:
+            raise ServiceError("bad_request", str(exc)) from None
 
     @app.get("/api/games/{game_id}/frames", tags=["records"])
     def frames(game_id: str) -> list[dict[str, Any]]:

@@ -127,20 +127,82 @@ async function main() {
 
 /** The analysis of the finished game (GET /api/games/{id}/analysis): totals per player, each
  *  decision's value lost with errors and blunders marked (also in the move list), the
- *  equity graph; a click on a decision shows its position. */
+ *  equity graph; a click on a decision shows its position. The server answers at once with
+ *  its quick analysis (backgammon 0-ply) and computes the deep one (expert, as the terminal's
+ *  `dicehall analyze`) in the background: while `deeper` says how far it is, a progress bar
+ *  shows it and the page asks again, then the deep analysis replaces the quick one. */
 async function loadAnalysis() {
   const box = $("analysis");
   const body = clear($("analysis-body"));
   box.hidden = false;
   body.append(html("p", { class: "hint", role: "status" }, t("Analysing every decision…")));
-  try {
-    report = await api(`/api/games/${gameId}/analysis`);
-  } catch (err) {
-    clear(body).append(html("p", { class: "message error" }, err.message));
-    return;
+  let shownLevel = null;
+  for (;;) {
+    let r;
+    try {
+      r = await api(`/api/games/${gameId}/analysis`);
+    } catch (err) {
+      if (report) { // keep what is shown; say why the deeper one stopped
+        deeperStatus(body, { state: "failed", level: "", error: err.message });
+        document.body.dataset.analysis = "final";
+      } else {
+        clear(body).append(html("p", { class: "message error" }, err.message));
+      }
+      return;
+    }
+    if (r.level !== shownLevel) {
+      report = r;
+      shownLevel = r.level;
+      showAnalysis(body, r);
+      document.body.dataset.analysisLevel = r.level;
+      document.body.dataset.analysis = "ready";
+    }
+    const deeper = r.deeper;
+    if (deeper) deeperStatus(body, deeper, r.level);
+    if (!deeper || deeper.state === "failed") {
+      if (!deeper) $("analysis-deeper")?.remove();
+      document.body.dataset.analysis = "final";
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, deeper.state === "busy" ? 10_000 : 1_500));
   }
-  showAnalysis(body, report);
-  document.body.dataset.analysis = "ready";
+}
+
+/** A bot level in words: backgammon's by search depth (the terminal's `dicehall analyze` uses
+ *  expert), the others' as named. */
+function levelName(level) {
+  return {
+    medium: () => t("0-ply"), hard: () => t("1-ply"), expert: () => t("expert, 2-ply"),
+    intermediate: () => t("intermediate"), perfect: () => t("perfect"),
+  }[level]?.() ?? level;
+}
+
+/** The line above the analysis that says how far the deeper analysis is (a progress bar). */
+function deeperStatus(body, deeper, quick) {
+  let box = $("analysis-deeper");
+  if (!box) {
+    box = html("div", { id: "analysis-deeper", class: "deeper", "data-testid": "analysis-progress" });
+    body.prepend(box);
+  }
+  clear(box);
+  box.dataset.state = deeper.state;
+  deeper = { ...deeper, level: levelName(deeper.level) };
+  quick = levelName(quick);
+  const label = {
+    queued: () => t("A deeper analysis ({level}) will replace this quick one ({quick}); it is waiting to start.", { level: deeper.level, quick }),
+    running: () => (deeper.total
+      ? t("A deeper analysis ({level}) will replace this quick one ({quick}): {done} of {total} decisions judged.", { level: deeper.level, quick, done: deeper.done, total: deeper.total })
+      : t("A deeper analysis ({level}) will replace this quick one ({quick}); it is starting.", { level: deeper.level, quick })),
+    busy: () => t("The server is busy: the deeper analysis ({level}) starts later; this is the quick one ({quick}).", { level: deeper.level, quick }),
+    failed: () => t("The deeper analysis failed ({error}); this is the quick one.", { error: deeper.error || "" }),
+  }[deeper.state] || (() => "");
+  const text = label();
+  box.append(html("p", { id: "analysis-deeper-text", class: "hint", role: "status" }, text));
+  if (deeper.state === "running" || deeper.state === "queued") {
+    box.append(html("progress", {
+      max: Math.max(1, deeper.total || 0), value: deeper.done || 0, "aria-labelledby": "analysis-deeper-text",
+    }));
+  }
 }
 
 const MARKS = () => ({ error: t("error"), blunder: t("blunder") });
@@ -150,10 +212,10 @@ function showAnalysis(body, r) {
   const unit = { equity: t("equity lost"), points: t("expected points lost"), result: t("expected result lost") }[r.unit];
   const name = (seat) => seatLabel(meta, seat);
   body.append(html("p", { class: "hint" }, r.game === "backgammon"
-    ? t("Each play against the computer's best ({level}); error: {error} or more equity lost, blunder: {blunder} or more.", { level: r.level, error: r.error, blunder: r.blunder })
+    ? t("Each play against the computer's best ({level}); error: {error} or more equity lost, blunder: {blunder} or more.", { level: levelName(r.level), error: r.error, blunder: r.blunder })
     : r.game === "whitedie"
       ? t("Each decision against the exact best choice: the expected points it lost.")
-      : t("Each decision against the computer's evaluation ({level}): the expected result it lost.", { level: r.level })));
+      : t("Each decision against the computer's evaluation ({level}): the expected result it lost.", { level: levelName(r.level) })));
   body.append(html("table", { class: "totals", "data-testid": "analysis-totals" },
     html("thead", {}, html("tr", {}, [t("player"), t("decisions"), unit, t("errors"), t("blunders")].map((h) => html("th", { scope: "col" }, h)))),
     html("tbody", {}, r.totals.map((x) => html("tr", { "data-seat": x.seat },
@@ -172,7 +234,8 @@ function showAnalysis(body, r) {
       html("td", {}, d.played), html("td", {}, d.best), html("td", {}, d.loss.toFixed(3)),
       html("td", { "data-mark": d.mark || "" }, d.mark ? marks[d.mark] : ""))))));
   if (!shown.length) body.append(html("p", {}, t("No decision lost any value.")));
-  // the marks in the move list too
+  // the marks in the move list too (those of an earlier, quicker analysis go)
+  for (const old of $("log").querySelectorAll("[data-mark]")) old.remove();
   for (const d of r.decisions) {
     if (!d.mark) continue;
     const li = $("log").querySelector(`li[data-index="${d.n}"]`);
