@@ -4,6 +4,7 @@ violation (WCAG 2 A/AA rules, colour contrast included)."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 from typing import Any
@@ -123,6 +124,26 @@ def test_tap_targets_are_at_least_44_px_on_a_phone(
         page.wait_for_selector("#board svg")
         assert page.evaluate(small_js) == []
         assert page.locator("#board .bg-choices button").count() > 0  # the points, as buttons
+        # the point numbers are legible there: 12 px or more as drawn (they were ~8 px)
+        sizes = page.evaluate(
+            """() => [...document.querySelectorAll('#board svg .point-label')].map((e) => {
+                const r = e.getBoundingClientRect();
+                return [e.textContent, e.getScreenCTM().a * Number(e.getAttribute('font-size')),
+                        r.left, r.right, r.height, Math.round(r.top)];
+            })"""
+        )
+        assert sorted(int(text) for text, *_ in sizes) == list(range(1, 25))
+        small = [(text, round(px, 1)) for text, px, *_ in sizes if px < 12]
+        assert small == [], f"point numbers drawn under 12 px: {small}"
+        assert all(s[2] >= 0 and s[3] <= 390 and s[4] >= 12 for s in sizes)
+        # two rows of twelve, and neighbouring numbers in a row do not run into each other
+        rows: dict[int, list[tuple[float, float]]] = {}
+        for _text, _px, left, right, _height, top in sizes:
+            rows.setdefault(top, []).append((left, right))
+        assert sorted(len(r) for r in rows.values()) == [12, 12]
+        for row in rows.values():
+            row.sort()
+            assert all(b[0] >= a[1] for a, b in itertools.pairwise(row)), row
     finally:
         ctx.close()
 

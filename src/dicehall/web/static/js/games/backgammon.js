@@ -42,6 +42,9 @@ const FRAME_W = RIGHT_END + 15; // 620
 const TRAY_X = FRAME_W + 6;
 const TRAY_W = W - TRAY_X - 4;
 const MID = H / 2;
+const NARROW = 560; // a board narrower than this (CSS px) is drawn for a phone
+const BAND = 28; // the extra frame above and below the points that holds their numbers there
+const LABEL_NARROW = 25; // their size there (user units; about 0.53 px each at 390 px)
 
 const memory = new WeakMap(); // root -> {key, path, selected}
 
@@ -231,8 +234,8 @@ function clicker(b, redraw) {
 }
 
 /** Layout: the frame, the felt, the bar, the trays and the 24 numbered points. */
-function drawFrame(s) {
-  s.append(svg("rect", { x: 0, y: 0, width: FRAME_W, height: H, rx: 10, fill: "var(--wood)" }));
+function drawFrame(s, band) {
+  s.append(svg("rect", { x: 0, y: -band, width: FRAME_W, height: H + 2 * band, rx: 10, fill: "var(--wood)" }));
   s.append(svg("rect", { x: LEFT_X, y: TOP, width: 6 * PW, height: H - 2 * TOP, fill: "var(--felt)" }));
   s.append(svg("rect", { x: RIGHT_X, y: TOP, width: 6 * PW, height: H - 2 * TOP, fill: "var(--felt)" }));
   s.append(svg("rect", { x: BAR_X, y: TOP, width: BAR_W, height: H - 2 * TOP, fill: "var(--felt-dark)" }));
@@ -246,8 +249,11 @@ function drawFrame(s) {
     const tip = bottom ? BOTTOM - TRI : TOP + TRI;
     const fill = p % 2 ? "var(--point-a)" : "var(--point-b)";
     s.append(svg("polygon", { points: `${x - PW / 2},${base} ${x + PW / 2},${base} ${x},${tip}`, fill, class: "point" }));
+    // in the frame's edge; on a narrow screen in a wider band of it, in bigger type
+    const size = band ? LABEL_NARROW : 15;
+    const y = band ? (bottom ? H + band - 7 : -band + size - 1) : bottom ? H - 2 : 13;
     const label = svg("text", {
-      x, y: bottom ? H - 2 : 13, "text-anchor": "middle", "font-size": 15, "font-weight": 700, fill: "#fff8e6", class: "point-label",
+      x, y, "text-anchor": "middle", "font-size": size, "font-weight": 700, fill: "#fff8e6", class: "point-label",
     });
     label.textContent = String(p);
     s.append(label);
@@ -542,8 +548,11 @@ function animateLast(b, snap, ctx, checkerNodes) {
 export function render(root, snap, ctx) {
   const b = boardState(root, snap, ctx);
   const redraw = () => render(root, snap, { ...ctx, animate: false });
+  // a phone shows the board at about half size: the point numbers get bands of their own,
+  // above and below the board, in type that stays legible (>= 12 px at a 390 px viewport)
+  const band = root.clientWidth > 0 && root.clientWidth < NARROW ? BAND : 0;
   const s = svg("svg", {
-    viewBox: `0 0 ${W} ${H}`,
+    viewBox: `0 ${-band} ${W} ${H + 2 * band}`,
     class: "bg-board",
     role: "group",
     "aria-label": t("Backgammon board"),
@@ -551,7 +560,7 @@ export function render(root, snap, ctx) {
     "data-seq": snap.seq,
     "data-bottom-seat": b.me,
   });
-  drawFrame(s);
+  drawFrame(s, band);
   drawMarks(s, b); // under the checkers
   const checkerNodes = drawCheckers(s, b);
   drawMiddle(s, b, snap, ctx);
