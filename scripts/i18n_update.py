@@ -35,7 +35,10 @@ WEB = ROOT / "src" / "dicehall" / "web"
 LOCALE = WEB / "locale"
 LANGUAGES = ("pt",)
 #: server modules whose user-facing messages are translated (marked with _() or N_())
-PYTHON_SOURCES = ("src/dicehall/server/error_messages.py",)
+PYTHON_SOURCES = (
+    "src/dicehall/server/error_messages.py",
+    "src/dicehall/server/views/whitedie.py",
+)
 
 JS_KEYWORDS = {"t": None, "t_": None}
 PY_KEYWORDS = {"_": None, "N_": None, "gettext": None}

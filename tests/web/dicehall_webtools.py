@@ -130,3 +130,32 @@ def open_json(req: urllib.request.Request, timeout: float) -> Any:
                 raise
             time.sleep(float(exc.headers.get("Retry-After") or 1))
     raise AssertionError(f"{req.full_url}: still rate limited after a minute")
+
+
+def finish_over_http(
+    server: Any, game: str, options: dict[str, Any] | None = None, seed: int = 7
+) -> dict[str, Any]:
+    """A game against the random bot played to the end over HTTP, seat 0 choosing random legal
+    actions (seeded); returns the created game (its id and tokens)."""
+    import random
+
+    made = server.api(
+        "/api/games",
+        {"game": game, "opponent": "random", "name": "rita", "options": options or {}},
+    )
+    tokens = list(made["tokens"].values())
+    server.api(f"/api/games/{made['id']}/seed", {"seed": "finish", "tokens": tokens})
+    rng = random.Random(seed)
+    headers = {"X-Seat-Token": ",".join(tokens)}
+    for _ in range(5000):
+        req = urllib.request.Request(f"{server.url}/api/games/{made['id']}", headers=headers)
+        snap = open_json(req, timeout=60)
+        if snap["status"] == "finished":
+            return made  # type: ignore[no-any-return]
+        if snap["to_move"] == 0 and snap["legal"]:
+            body = {"tokens": tokens, "text": rng.choice(snap["legal"]), "seq": snap["seq"]}
+            try:
+                server.api(f"/api/games/{made['id']}/act", body)
+            except urllib.error.HTTPError as exc:  # the bot moved in between: look again
+                assert exc.code == 409, exc.read()
+    raise AssertionError(f"the {game} game did not end")

@@ -7,7 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from dicehall_webtools import open_game, wait_my_turn_or_end
+from dicehall_webtools import finish_over_http, open_game, wait_my_turn_or_end
+
+from dicehall.server import i18n
 
 pytestmark = pytest.mark.browser
 
@@ -106,6 +108,36 @@ def test_other_boards_and_pages_in_portuguese(browser: Any, server: Any, new_gam
         assert len(set(names)) == 3, names
         page.goto(f"{server.url}/fairness")
         assert page.inner_text("h2") == "Como são feitos os dados"
+        assert errors == []
+    finally:
+        ctx.close()
+
+
+def test_white_die_scores_explained_in_portuguese(browser: Any, server: Any) -> None:
+    """The explanation of each challenge comes from the server as a message and is translated
+    whole in the browser: what the server's own Babel says, with no English left."""
+    game = finish_over_http(server, "whitedie", {"target": 8}, seed=3)
+    ctx = _context(browser, "pt-PT")
+    try:
+        page = ctx.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{server.url}/g/{game['id']}/replay")
+        page.wait_for_function("window.dicehall && window.dicehall.frames.length > 1")
+        frames = page.evaluate("window.dicehall.frames")
+        shown = 0
+        before = None
+        for i, frame in enumerate(frames):
+            last = frame["view"].get("last")
+            if not last or last == before:
+                continue  # no challenge played yet, or the same one still shown
+            before = last
+            page.evaluate("(i) => window.dicehall.show(i)", i)
+            text = page.inner_text("[data-testid='last-challenge'] .wd-last-text")
+            assert text == i18n.message_text("pt", last["explain"]["message"]), text
+            assert "point" not in text and "ponto" in text, text
+            shown += 1
+        assert shown >= 3
         assert errors == []
     finally:
         ctx.close()

@@ -108,6 +108,23 @@ def gettext(lang: str, msgid: str, **params: Any) -> str:
     return _fill(text, params) if params else text
 
 
+def message_text(lang: str, message: Mapping[str, Any]) -> str:
+    """A structured message (``{"id": msgid, "params": {...}}``, a parameter may be a message
+    itself) in ``lang``: the server's side of ``tm()`` in ``js/i18n.js``.
+
+    >>> msg = {"id": "{what} → {points}", "params": {
+    ...     "what": {"id": "straight", "params": {}},
+    ...     "points": {"id": "{n} points", "params": {"n": 4}}}}
+    >>> message_text("en", msg), message_text("pt", msg)
+    ('straight → 4 points', 'sequência → 4 pontos')
+    """
+    params = {
+        key: message_text(lang, value) if isinstance(value, Mapping) else value
+        for key, value in (message.get("params") or {}).items()
+    }
+    return gettext(lang, str(message["id"]), **params)
+
+
 def _fill(text: str, params: Mapping[str, Any]) -> str:
     return re.sub(r"\{(\w+)\}", lambda m: str(params[m[1]]) if m[1] in params else m[0], text)
 

@@ -85,6 +85,90 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'s' * (n != 1)}"
 
 
+# -- explanations as messages -------------------------------------------------------------
+# Every explanation also comes as a message: a catalogue msgid (``web/locale``) and its
+# parameters, which may be messages themselves, so the browser (``t()`` of ``js/i18n.js``) and
+# the server (``i18n.message_text``) translate it whole, with no English left. Its English
+# text is the ``text`` beside it, word for word (tests/web/test_whitedie_messages.py).
+Message = dict[str, Any]
+
+
+def N_(msgid: str) -> str:  # gettext's name for "mark, do not translate yet"
+    """Mark ``msgid`` for extraction (``scripts/i18n_update.py``); translated where shown."""
+    return msgid
+
+
+def message(msgid: str, **params: Any) -> Message:
+    """A message: ``{"id": msgid, "params": {...}}`` (``{name}`` placeholders in msgid)."""
+    return {"id": msgid, "params": params}
+
+
+def _count(n: int, one: str, many: str) -> Message:
+    """``1 point`` or ``{n} points``: a count with its word, singular or plural."""
+    return message(one) if n == 1 else message(many, n=n)
+
+
+def points_message(n: int) -> Message:
+    return _count(n, N_("1 point"), N_("{n} points"))
+
+
+#: the poker hands as messages (``challenges.POKER_HANDS``)
+HAND_MESSAGES = {
+    "four of a kind": N_("four of a kind"),
+    "straight": N_("straight"),
+    "three of a kind": N_("three of a kind"),
+    "two pairs": N_("two pairs"),
+    "one pair": N_("one pair"),
+    "nothing": N_("nothing"),
+}
+
+
+def _scored(what: Message, points: int) -> Message:
+    return message(N_("{what} → {points}"), what=what, points=points_message(points))
+
+
+def score_message(white: int, dice: Dice, chart: str) -> Message:
+    """Why four dice score what they do in Poker, Pips or Sixes (``render.score_explanation``).
+
+    >>> score_message(6, (2, 4, 4, 1), "standard")["params"]["what"]
+    {'id': 'sixes: {sets}', 'params': {'sets': '2+4, 2+4'}}
+    """
+    points = challenge_score(white, dice, chart)
+    if white == 2:
+        return _scored(message(HAND_MESSAGES[poker_hand(dice)]), points)
+    if white == 6:
+        found = ", ".join("+".join(map(str, x)) for x in sixes_sets(dice))
+        sets = found or message(N_("no set adds up to 6"))
+        return _scored(message(N_("sixes: {sets}"), sets=sets), points)
+    square = best_pip_square(dice)
+    rows = _count(len(square.empty_rows()), N_("1 empty row"), N_("{n} empty rows"))
+    columns = _count(len(square.empty_columns()), N_("1 empty column"), N_("{n} empty columns"))
+    return _scored(
+        message(N_("best square: {rows} and {columns}"), rows=rows, columns=columns), points
+    )
+
+
+def matching_message(mine: Dice, theirs: Dice) -> Message:
+    """The matches found and the score (``render.matching_explanation``)."""
+    matches = best_matches(mine, theirs)
+    found = ", ".join(map(str, matches)) or message(N_("no match"))
+    if sum(len(m.mine) for m in matches) == 4:
+        what = message(N_("matches {found} + all-four bonus"), found=found)
+    else:
+        what = message(N_("matches {found}"), found=found)
+    return _scored(what, matching_score(mine, theirs))
+
+
+def grid_message(lines: int, blocks: int, points: int) -> Message:
+    """The lines of three and 2x2 blocks of a tic-tac-toe grid, and the score."""
+    what = message(
+        N_("{lines} of three and {blocks}"),
+        lines=_count(lines, N_("1 line"), N_("{n} lines")),
+        blocks=_count(blocks, N_("1 2x2 block"), N_("{n} 2x2 blocks")),
+    )
+    return _scored(what, points)
+
+
 def pips_view(dice: Dice) -> dict[str, Any]:
     """The best pips square of four dice: faces and turns (top-left, top-right, bottom-left,
     bottom-right), the six rows of pip positions (``o`` a pip) and the empty rows/columns.
@@ -138,6 +222,7 @@ def explain(white: int, dice: Dice, chart: str) -> dict[str, Any]:
     out: dict[str, Any] = {
         "points": challenge_score(white, dice, chart),
         "text": score_explanation(white, dice, chart),
+        "message": score_message(white, dice, chart),
     }
     if white == 2:
         out["hand"] = poker_hand(dice)
@@ -154,6 +239,7 @@ def explain_matching(mine: Dice, theirs: Dice) -> dict[str, Any]:
     return {
         "points": matching_score(mine, theirs),
         "text": matching_explanation(mine, theirs),
+        "message": matching_message(mine, theirs),
         "matches": [{"mine": list(m.mine), "theirs": list(m.theirs)} for m in matches],
         "bonus": sum(len(m.mine) for m in matches) == 4,
     }
@@ -166,7 +252,7 @@ def explain_grid(grid: Grid) -> dict[str, Any]:
     text = (
         f"{_plural(n, 'line')} of three and {_plural(b, '2x2 block')} → {_plural(points, 'point')}"
     )
-    return {**lv, "text": text}
+    return {**lv, "text": text, "message": grid_message(n, b, points)}
 
 
 def result_view(result: ChallengeResult, chart: str) -> dict[str, Any]:
@@ -188,7 +274,11 @@ def result_view(result: ChallengeResult, chart: str) -> dict[str, Any]:
         out["grid"] = grid_view(result.grid, result.seat, result.opponent)
         out["explain"] = explain_grid(result.grid)
     else:
-        out["explain"] = {"points": result.points, "text": _plural(result.points, "point")}
+        out["explain"] = {
+            "points": result.points,
+            "text": _plural(result.points, "point"),
+            "message": points_message(result.points),
+        }
     return out
 
 

@@ -37,6 +37,17 @@ export function t(msgid, params = {}) {
   );
 }
 
+/** A structured message from the server, {id: msgid, params: {...}}, in the page's language:
+ *  a parameter that is a message itself is translated first (server/i18n.py message_text). */
+export function tm(message) {
+  if (!message || typeof message !== "object") return message === undefined || message === null ? "" : String(message);
+  const params = {};
+  for (const [key, value] of Object.entries(message.params || {})) {
+    params[key] = value && typeof value === "object" ? tm(value) : value;
+  }
+  return t(message.id, params);
+}
+
 /** The page's language code, from <html lang> (set by the server from Accept-Language or the switch). */
 export function lang() {
   return document.documentElement.lang || "en";

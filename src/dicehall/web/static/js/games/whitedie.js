@@ -17,7 +17,7 @@
 // (#wd-position), in the page's language.
 
 import { clear, dieFace, html, svg, pressable } from "../dom.js";
-import { lang, t } from "../i18n.js";
+import { t, tm } from "../i18n.js";
 
 const CSS = "/static/css/games-coinrows-whitedie.css";
 // the table is 600 units wide beside the challenge's drawing, or 360 on a phone with the
@@ -82,28 +82,11 @@ function handName(hand) {
   }[hand] || hand;
 }
 
-/** The server's explanation of a score (games/whitedie/render.py, views/whitedie.py) in the
- *  page's language: its few fixed shapes are matched and their parts translated. */
-export function explain(text) {
-  if (!text || lang() === "en") return text || ""; // English: the server's words as they are
-  const pts = (n) => pointsWord(Number(n));
-  let m = /^(.*) → (\d+) points?$/.exec(text);
-  if (!m) return /^(\d+) points?$/.test(text) ? pts(text.split(" ")[0]) : t(text);
-  const [, what, n] = m;
-  let said;
-  if ((m = /^sixes: (.*)$/.exec(what))) {
-    said = t("sixes: {sets}", { sets: m[1] === "no set adds up to 6" ? t("no set adds up to 6") : m[1] });
-  } else if ((m = /^best square: (\d+) empty rows? and (\d+) empty columns?$/.exec(what))) {
-    said = t("best square: {rows} empty rows and {columns} empty columns", { rows: m[1], columns: m[2] });
-  } else if ((m = /^matches (.*?)( \+ all-four bonus)?$/.exec(what))) {
-    const found = m[1] === "no match" ? t("no match") : m[1];
-    said = m[2] ? t("matches {found} + all-four bonus", { found }) : t("matches {found}", { found });
-  } else if ((m = /^(\d+) lines? of three and (\d+) 2x2 blocks?$/.exec(what))) {
-    said = t("{lines} lines of three and {blocks} 2x2 blocks", { lines: m[1], blocks: m[2] });
-  } else {
-    said = handName(what);
-  }
-  return `${said} → ${pts(n)}`;
+/** The server's explanation of a score (views/whitedie.py) in the page's language: its
+ *  message (a catalogue msgid and parameters) translated whole; its English text if none. */
+export function explain(ex) {
+  if (!ex) return "";
+  return ex.message ? tm(ex.message) : ex.text || "";
 }
 
 /** What is happening, in words, with names. */
@@ -343,7 +326,7 @@ function drawTable(root, st, moves, prev) {
   y = Math.max(y, right);
 
   if (v.now) {
-    const lines = wrap(t("Now: {text}", { text: explain(v.now.text) }), NARROW ? 40 : 70);
+    const lines = wrap(t("Now: {text}", { text: explain(v.now) }), NARROW ? 40 : 70);
     y += 8;
     parts.push(svg("text", { x: ROW_X, y: y + 4, class: "wd-expl", "data-now": v.now.points },
       lines.map((line, i) => svg("tspan", { x: ROW_X, dy: i ? 20 : 0 }, line))));
@@ -654,7 +637,7 @@ function drawLast(snap, last) {
     html("h3", {}, against
       ? t("Last challenge: {name} scored {points} in {challenge} (white {white}) against {opponent}", params)
       : t("Last challenge: {name} scored {points} in {challenge} (white {white})", params)),
-    html("div", { class: "wd-last-text" }, explain(last.explain.text)));
+    html("div", { class: "wd-last-text" }, explain(last.explain)));
   const ex = last.explain;
   let pic = null;
   if (last.grid) {
