@@ -403,6 +403,15 @@ ENV_REDIS = "DICEHALL_REDIS"
 ENV_GRACE = "DICEHALL_GRACE"
 
 
+def _ws_error(exc: ServiceError, ref: Any) -> dict[str, Any]:
+    """The WebSocket ``error`` of a refused request, with its legal actions and its detail
+    (a structured message, translated with the sentence: ``error_messages``)."""
+    extra: dict[str, Any] = {"legal": exc.legal} if exc.legal else {}
+    if exc.detail:
+        extra["detail"] = exc.detail
+    return error(exc.code, exc.message, ref, **extra)
+
+
 def clocks_presets(game: str) -> list[dict[str, Any]]:
     """The time controls the lobby offers for ``game`` (``clocks.PRESETS``)."""
     from dicehall.server.clocks import PRESETS
@@ -562,7 +571,7 @@ def create_app(
     async def _service_error(request: Request, exc: ServiceError) -> JSONResponse:
         body = exc.to_dict()
         lang = i18n.request_language(request.headers, request.cookies)
-        body["message"] = error_messages.translate_error(lang, exc.code, exc.message)
+        body["message"] = error_messages.translate_error(lang, exc.code, exc.message, exc.detail)
         return JSONResponse({"error": body}, status_code=STATUS.get(exc.code, 400))
 
     # -- pages (server-rendered in the reader's language: dicehall.server.i18n) ----------
@@ -925,7 +934,7 @@ def create_app(
                 if reply is not None:
                     if reply.get("type") == "error":
                         reply["message"] = error_messages.translate_error(
-                            conn.lang, reply["code"], reply["message"]
+                            conn.lang, reply["code"], reply["message"], reply.get("detail")
                         )
                     conn.push(dumps(reply))
         except WebSocketDisconnect:
@@ -967,7 +976,7 @@ def create_app(
             try:
                 seats = await asyncio.to_thread(_join_room, conn, typed.game, typed.tokens, ref)
             except ServiceError as exc:
-                return error(exc.code, exc.message, ref)
+                return _ws_error(exc, ref)
             if typed.tokens and not seats:
                 return error("bad_token", "that token holds no seat here: you are watching", ref)
             return None
@@ -980,8 +989,7 @@ def create_app(
                     service.act, conn.game_id, conn.seats, text, typed.seq
                 )
             except ServiceError as exc:
-                extra = {"legal": exc.legal} if exc.legal else {}
-                return error(exc.code, exc.message, ref, **extra)
+                return _ws_error(exc, ref)
             except Exception as exc:  # a bug must not cost the player his connection
                 log.exception("act %r in game %s failed", clip(text, 60), conn.game_id)
                 return error("internal_error", clip(f"the server failed: {exc}", 200), ref)
@@ -992,7 +1000,7 @@ def create_app(
             try:
                 seat = await asyncio.to_thread(service.resign, conn.game_id, conn.seats)
             except ServiceError as exc:
-                return error(exc.code, exc.message, ref)
+                return _ws_error(exc, ref)
             return {"type": "ok", "v": PROTOCOL_VERSION, "ref": ref, "resigned": seat}
         kind = msg.get("type")
         if kind in live_module.KINDS:  # chat, claim, clock (server/live.py checks their fields)
@@ -1000,7 +1008,7 @@ def create_app(
             try:
                 return await asyncio.to_thread(rooms.handle, conn, kind, msg, ref)
             except ServiceError as exc:
-                return error(exc.code, exc.message, ref)
+                return _ws_error(exc, ref)
         return messages.DecodeError(
             messages.ErrorCode.BAD_MESSAGE,
             f"unknown message type {clip(str(kind), 30)!r}; expected join, act, resign, "

@@ -2,10 +2,20 @@
 
 Errors keep their stable ``code`` and English ``message`` for programs (``docs/protocol.md``);
 a request or WebSocket whose language is not English (``i18n.request_language``) gets the
-message translated. A message the catalogue holds word for word is translated whole; any other
-(most say which move or seat, e.g. ``"it is not your turn (seat 2 to move)"``) becomes the
-translated sentence of its code followed by the English detail, so nothing said is lost:
+message translated:
 
+- a message the catalogue holds word for word (every fixed message of the server,
+  :data:`FIXED`) is translated whole;
+- an error with details (which move, which seat, which moves are legal) carries them as a
+  structured ``detail`` message (a msgid and its parameters, built by the functions below:
+  :func:`illegal_detail`, :func:`out_of_turn_detail` ...): the translated sentence of its code
+  followed by the detail translated, no English left;
+- any other becomes the translated sentence of its code followed by the English message, so
+  nothing said is lost.
+
+>>> translate_error("pt", "out_of_turn", "it is not your turn (seat 2 to move)",
+...                 out_of_turn_detail(1))
+'Não é a sua vez. Joga o lugar 2.'
 >>> translate_error("pt", "stale", "that move was for an old position")
 'A posição mudou: atualize e jogue outra vez. (that move was for an old position)'
 >>> translate_error("en", "stale", "that move was for an old position")
@@ -15,6 +25,9 @@ The msgids are marked with ``N_`` for ``scripts/i18n_update.py``.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from dicehall.server import i18n
 
@@ -57,12 +70,136 @@ FIXED: tuple[str, ...] = (
     N_("send a join message first"),
     N_("too many messages: slow down"),
     N_("that token holds no seat here: you are watching"),
+    N_("the game is over"),
+    N_("the game ended first"),
+    N_("the game was abandoned (nobody played for too long)"),
+    N_("the game has not started"),
+    N_("the game has not started: leave it instead"),
+    N_("the game waits for players to take their seats and send seeds"),
+    N_("empty action"),
+    N_("you hold no seat in this game: you can watch"),
+    N_("every seat of this game is taken; watch it"),
+    N_("you already have a seat in this rated game"),
+    N_("the rematch has started without you"),
+    N_("a rematch is offered when the game is over"),
+    N_("only the players can ask for a rematch"),
+    N_("only a player can give a seat its seed"),
+    N_("only a player can claim"),
+    N_("resign needs the token of one of your seats"),
+    N_("none of this game's seats is bound to you"),
+    N_("there is no other player to claim against"),
+    N_("your time ran out: you lost on time"),
+    N_("wrong username or password"),
+    N_("wrong password"),
+    N_("not logged in: you play as a guest"),
+    N_("log in to change your password"),
+    N_("log in to chat as a spectator"),
+    N_("log in to chat in the lobby"),
+    N_("log in to resume your seats of a game"),
+    N_("log in to seek or challenge players"),
+    N_("an empty chat message"),
+    N_("a chat message is a text"),
+    N_("only its seeker can cancel a seek"),
+    N_("that challenge is for another player"),
+    N_("that is your own seek: wait for an opponent"),
+    N_("you cannot challenge yourself"),
+    N_("somebody else took this seek first, or it expired"),
+    N_("the seek is not open any more"),
+    N_("there is no such seek (it may have been taken)"),
 )
 
+#: why an action is illegal, as the rules say it (``IllegalActionError.reason``), where the
+#: reason has no details; other reasons are left out of the translation (the legal actions
+#: that follow say what can be played)
+REASONS: tuple[str, ...] = (
+    # backgammon
+    N_("play the dice"),
+    N_("you have a legal play and must make it"),
+    N_("not a legal play of these dice"),
+    N_("the dice must be rolled now"),
+    N_("a roll of the dice is expected"),
+    N_("a play needs the dice rolled"),
+    N_("the game is over"),
+    N_("answer the resignation: accept or reject"),
+    N_("resign single, resign gammon or resign backgammon"),
+    N_("roll the dice: write two dice 1..6 like 5-3"),
+    # coin rows
+    N_("the dice are being rolled: write the two dice, like 3-4"),
+    N_("each die shows 1 to 6"),
+    N_("leaving is not allowed in this game (leaving=false)"),
+    N_("no row can be captured now"),
+    N_("write roll: the dice are rolled for you"),
+    N_("in Phase A write roll, capture N (a row 2-6) or leave"),
+    N_("squares are a1 to g7: columns a-g, rows 1-7"),
+    N_("a roll moves one coin or two different coins, not more"),
+    # white die
+    N_("empty action"),
+    N_("not a legal action here"),
+    N_("choose your opponent by seat number, e.g. 'opponent 2'"),
+    N_("place a die by value and square, e.g. 'place 4 b1'"),
+    N_("say which dice to reroll, e.g. 'reroll 2 5'"),
+    N_("positions are numbers 1..4, e.g. '#1 #3'"),
+    N_("die faces are 1..6"),
+    N_("write the roll as 'white 5: 1 2 2 6'"),
+)
+_REASONS = frozenset(REASONS)
+#: legal actions listed in a detail at most (all of them are in the error's ``legal``)
+SHOWN = 20
 
-def translate_error(lang: str, code: str, message: str) -> str:
+
+# -- details: structured messages ({"id": msgid, "params": {...}}, i18n.message_text) -----
+def _message(msgid: str, **params: Any) -> dict[str, Any]:
+    return {"id": msgid, "params": params}
+
+
+def illegal_detail(action: str, reason: str, legal: Sequence[str]) -> dict[str, Any]:
+    """Why ``action`` is illegal and which actions are legal instead.
+
+    >>> detail = illegal_detail("24/10", "not a legal play of these dice", ["8/2 6/5", "13/7 13/8"])
+    >>> i18n.message_text("en", detail)
+    '“24/10”: not a legal play of these dice. Legal: 8/2 6/5, 13/7 13/8.'
+    >>> i18n.message_text("pt", detail)
+    '«24/10»: não é uma jogada legal destes dados. Ações legais: 8/2 6/5, 13/7 13/8.'
+    """
+    if reason in _REASONS:
+        what = _message(N_("“{action}”: {reason}."), action=action, reason=_message(reason))
+    else:
+        what = _message(N_("“{action}” cannot be played here."), action=action)
+    if not legal:
+        return what
+    shown = ", ".join(legal[:SHOWN])
+    listed: Any = shown
+    if len(legal) > SHOWN:
+        listed = _message(N_("{shown} and {n} more"), shown=shown, n=len(legal) - SHOWN)
+    return _message(N_("{what} Legal: {legal}."), what=what, legal=listed)
+
+
+def out_of_turn_detail(to_move: int) -> dict[str, Any]:
+    """Whose turn it is (``to_move`` a 0-based seat)."""
+    return _message(N_("Seat {seat} is to move."), seat=to_move + 1)
+
+
+def stale_detail(seq: int, seen: int) -> dict[str, Any]:
+    """The game is at action ``seq``; the request was made at ``seen``."""
+    return _message(N_("The game is at action {seq}; you saw action {seen}."), seq=seq, seen=seen)
+
+
+def seat_taken_detail(seat: int) -> dict[str, Any]:
+    """Seat ``seat`` (0-based) was taken just before."""
+    return _message(N_("Seat {seat} was just taken."), seat=seat + 1)
+
+
+def too_long_detail(limit: int) -> dict[str, Any]:
+    """An action longer than ``limit`` characters."""
+    return _message(N_("An action is at most {n} characters."), n=limit)
+
+
+def translate_error(
+    lang: str, code: str, message: str, detail: Mapping[str, Any] | None = None
+) -> str:
     """``message`` (of error ``code``) in ``lang``: whole when the catalogue has it, else the
-    code's sentence with the English detail in brackets; English unchanged."""
+    code's sentence followed by the structured ``detail`` translated, else by the English
+    message in brackets; English unchanged."""
     if lang == i18n.DEFAULT or lang not in i18n.LANGUAGES:
         return message
     whole = i18n.gettext(lang, message)
@@ -71,4 +208,6 @@ def translate_error(lang: str, code: str, message: str) -> str:
     sentence = CODE_SENTENCES.get(code)
     if sentence is None:
         return message
+    if detail:
+        return f"{i18n.gettext(lang, sentence)} {i18n.message_text(lang, detail)}"
     return f"{i18n.gettext(lang, sentence)} ({message})"

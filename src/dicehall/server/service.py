@@ -47,6 +47,7 @@ from dicehall.core.fairness import (
 from dicehall.core.game import CHANCE, TERMINAL, Game, State
 from dicehall.core.record import Record
 from dicehall.core.registry import game_class, load_game
+from dicehall.server import error_messages
 from dicehall.server.bots import BotJob, BotRunner, bot_seed, vetted_specs
 from dicehall.server.limits import Limits, clip
 from dicehall.server.messages import PROTOCOL_VERSION, dumps
@@ -75,16 +76,26 @@ LOBBY_LIVE_TTL = 24 * 3600.0  #: a game without a move for a day leaves the live
 class ServiceError(DicehallError):
     """A request the service refuses; ``code`` is the protocol's error code."""
 
-    def __init__(self, code: str, message: str, legal: Sequence[str] = ()) -> None:
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        legal: Sequence[str] = (),
+        detail: dict[str, Any] | None = None,
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.legal = list(legal)
+        #: the details as a structured message, to translate (``error_messages``)
+        self.detail = detail
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"code": self.code, "message": self.message}
         if self.legal:
             out["legal"] = self.legal
+        if self.detail:
+            out["detail"] = self.detail
         return out
 
 
@@ -499,7 +510,11 @@ class GameService:
                 account_id=account_id,
             ):
                 self._reload(live)
-                raise ServiceError("seat_taken", f"seat {seat + 1} was just taken")
+                raise ServiceError(
+                    "seat_taken",
+                    f"seat {seat + 1} was just taken",
+                    detail=error_messages.seat_taken_detail(seat),
+                )
             s = live.row.seats[seat]
             s.name, s.token_hash = label, hash_token(token)
             s.player_seed, s.seeded = seed or "", seed is not None
@@ -644,6 +659,7 @@ class GameService:
             raise ServiceError(
                 "too_long",
                 f"an action is a string of at most {self.limits.max_action} characters",
+                detail=error_messages.too_long_detail(self.limits.max_action),
             )
         live = self.get(game_id)
         with live.lock:
@@ -671,6 +687,7 @@ class GameService:
                 "stale",
                 f"the game has moved on (action {live.seq}, you saw {expected_seq}); "
                 "look at the board again",
+                detail=error_messages.stale_detail(live.seq, expected_seq),
             )
         to_move = live.state.current_player()
         if not seats:
@@ -681,6 +698,7 @@ class GameService:
                 f"it is not your turn (seat {to_move + 1} to move)"
                 if to_move >= 0
                 else "it is not your turn",
+                detail=error_messages.out_of_turn_detail(to_move) if to_move >= 0 else None,
             )
         for guard in self.guards:  # the clock: a move after the flag fell loses on time
             guard(live, to_move)
@@ -689,7 +707,12 @@ class GameService:
         try:
             action = live.state.parse_action(text)
         except IllegalActionError as exc:
-            raise ServiceError("illegal_action", self._quote(str(exc), text), exc.legal) from None
+            detail = error_messages.illegal_detail(
+                clip(exc.action, self.limits.max_echo), exc.reason, exc.legal
+            )
+            raise ServiceError(
+                "illegal_action", self._quote(str(exc), text), exc.legal, detail
+            ) from None
         canonical = live.state.action_to_text(action)
         self._commit(live, [(to_move, canonical)], live.state.apply(action))
         return live.seq

@@ -1,0 +1,111 @@
+"""The server's errors in the reader's language with their details translated too (which
+move, whose turn, which moves are legal), over HTTP and the WebSocket; English unchanged."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from dicehall.server import error_messages, i18n
+
+PT = {"Accept-Language": "pt-PT,pt;q=0.9"}
+#: English words that no Portuguese error may keep ("legal" is Portuguese too)
+ENGLISH = re.compile(r"\b(illegal|turn|seat|move|moved|action|you|the|is|not|to)\b", re.I)
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    from fastapi.testclient import TestClient
+
+    from dicehall.server.app import create_app
+
+    db = tmp_path_factory.mktemp("errors") / "db.sqlite3"
+    with TestClient(create_app(f"sqlite:///{db}", bot_delay=0)) as c:
+        yield c
+
+
+@pytest.fixture
+def game(client: Any) -> dict[str, Any]:
+    """A backgammon game between two people (both seats' tokens), past the opening roll."""
+    made = client.post("/api/games", json={"game": "backgammon", "opponent": "friend"}).json()
+    t0 = made["tokens"]["0"]
+    client.post(f"/api/games/{made['id']}/seed", json={"seed": "e"}, headers={"X-Seat-Token": t0})
+    t1 = client.post(f"/api/games/{made['id']}/join", json={"seed": "f"}).json()["token"]
+    snap = client.get(f"/api/games/{made['id']}", headers={"X-Seat-Token": f"{t0},{t1}"}).json()
+    assert snap["status"] == "playing" and snap["to_move"] in (0, 1)
+    mover = snap["to_move"]
+    return {
+        "id": made["id"],
+        "mover": (t0, t1)[mover],
+        "waiter": (t1, t0)[mover],
+        "seat": mover,
+        "seq": snap["seq"],
+        "legal": snap["legal"],
+    }
+
+
+def _act(client: Any, game: dict[str, Any], token: str, text: str, seq: int, **headers: str) -> Any:
+    res = client.post(
+        f"/api/games/{game['id']}/act",
+        json={"tokens": [token], "text": text, "seq": seq},
+        headers=headers,
+    )
+    assert res.status_code >= 400
+    return res.json()["error"]
+
+
+def _portuguese(message: str) -> str:
+    assert not ENGLISH.search(message), message
+    assert "{" not in message, message
+    return message
+
+
+def test_an_illegal_move_says_which_moves_are_legal_in_portuguese(client: Any, game: Any) -> None:
+    en = _act(client, game, game["mover"], "24/1", game["seq"])
+    assert en["code"] == "illegal_action" and en["message"].startswith("illegal action '24/1'")
+    pt = _act(client, game, game["mover"], "24/1", game["seq"], **PT)
+    assert pt["code"] == "illegal_action" and pt["legal"] == game["legal"]
+    assert pt["detail"]["params"]["legal"] == ", ".join(game["legal"][: error_messages.SHOWN])
+    message = _portuguese(pt["message"])
+    assert message.startswith("Essa jogada não é legal. «24/1»")
+    assert message.endswith(f"Ações legais: {', '.join(game['legal'][:20])}.")
+
+
+def test_whose_turn_and_a_stale_position_in_portuguese(client: Any, game: Any) -> None:
+    pt = _act(client, game, game["waiter"], game["legal"][0], game["seq"], **PT)
+    assert pt["code"] == "out_of_turn"
+    assert _portuguese(pt["message"]) == f"Não é a sua vez. Joga o lugar {game['seat'] + 1}."
+    pt = _act(client, game, game["mover"], game["legal"][0], game["seq"] - 1, **PT)
+    assert pt["code"] == "stale"
+    assert _portuguese(pt["message"]) == (
+        "A posição mudou: atualize e jogue outra vez. "
+        f"O jogo vai na ação {game['seq']}; viu a ação {game['seq'] - 1}."
+    )
+
+
+def test_over_the_websocket_too(client: Any, game: Any) -> None:
+    with client.websocket_connect("/ws", headers=PT) as ws:
+        ws.send_json({"type": "join", "v": 1, "game": game["id"], "tokens": [game["mover"]]})
+        while ws.receive_json()["type"] != "snapshot":
+            pass
+        ws.send_json({"type": "act", "v": 1, "ref": 1, "text": "24/1", "seq": game["seq"]})
+        while (msg := ws.receive_json())["type"] != "error":
+            pass
+    assert msg["code"] == "illegal_action" and msg["detail"]["id"] == "{what} Legal: {legal}."
+    assert _portuguese(msg["message"]).startswith("Essa jogada não é legal. «24/1»")
+
+
+def test_every_fixed_message_and_reason_is_translated() -> None:
+    catalogue = i18n.messages("pt")
+    missing = [m for m in (*error_messages.FIXED, *error_messages.REASONS) if m not in catalogue]
+    assert missing == []
+    # a long list is cut in the message (the error's ``legal`` has them all)
+    detail = error_messages.illegal_detail(
+        "x", "some reason of the rules", [str(i) for i in range(25)]
+    )
+    text = i18n.message_text("pt", detail)
+    assert text.startswith("«x» não se pode jogar aqui. Ações legais: 0, 1,")
+    assert text.endswith("19 e mais 5.")
