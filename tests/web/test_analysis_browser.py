@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from conftest import Server
 from dicehall_webtools import open_game, open_json, snapshot, wait_my_turn_or_end
+from test_accessibility import _violations
 
 pytestmark = pytest.mark.browser
 
@@ -75,6 +76,7 @@ def test_analysis_of_a_finished_backgammon_game(server: Any, context: Any) -> No
     progress = page.locator('[data-testid="analysis-progress"]')
     assert progress.get_attribute("data-state") in ("queued", "running")
     assert "1-ply" in progress.inner_text() and "0-ply" in progress.inner_text()
+    assert _violations(page) == []  # the progress bar and the quick analysis pass axe-core
     # then the deep one replaces it, and the progress bar goes
     page.wait_for_function("document.body.dataset.analysis === 'final'", timeout=300_000)
     assert page.evaluate("document.body.dataset.analysisLevel") == "hard"
