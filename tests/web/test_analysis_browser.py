@@ -5,11 +5,13 @@ quick analysis at once with a progress bar, replaced by the deep one when it is 
 
 The server of this module computes the deep analysis at 1-ply (``DICEHALL_ANALYSIS_LEVEL``)
 instead of the default expert (2-ply, as ``dicehall analyze``; ~10 times slower): the page and
-the worker are the same; ``test_analysis_worker.py`` checks the expert level itself."""
+the worker are the same; ``test_analysis_worker.py`` checks the expert level itself. Run with
+``DICEHALL_ANALYSIS_LEVEL=expert`` to check the default level end to end (a minute or more)."""
 
 from __future__ import annotations
 
 import json
+import os
 import random
 import urllib.error
 import urllib.request
@@ -23,13 +25,17 @@ from test_accessibility import _violations
 
 pytestmark = pytest.mark.browser
 
+#: the deep level of this module's server, and how the page names it
+LEVEL = os.environ.get("DICEHALL_ANALYSIS_LEVEL", "hard")
+LEVEL_NAMES = {"hard": "1-ply", "expert": "expert, 2-ply"}
+
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """The module's server, its deep analysis at 1-ply (hard)."""
+    """The module's server, its deep analysis at 1-ply (hard) unless told otherwise."""
     srv = Server(
         tmp_path_factory.mktemp("serve") / "dicehall.sqlite3",
-        env={"DICEHALL_ANALYSIS_LEVEL": "hard"},
+        env={"DICEHALL_ANALYSIS_LEVEL": LEVEL},
     )
     srv.start()
     yield srv
@@ -75,17 +81,17 @@ def test_analysis_of_a_finished_backgammon_game(server: Any, context: Any) -> No
     assert page.evaluate("document.body.dataset.analysisLevel") == "medium"
     progress = page.locator('[data-testid="analysis-progress"]')
     assert progress.get_attribute("data-state") in ("queued", "running")
-    assert "1-ply" in progress.inner_text() and "0-ply" in progress.inner_text()
+    assert LEVEL_NAMES[LEVEL] in progress.inner_text() and "0-ply" in progress.inner_text()
     assert _violations(page) == []  # the progress bar and the quick analysis pass axe-core
     # then the deep one replaces it, and the progress bar goes
-    page.wait_for_function("document.body.dataset.analysis === 'final'", timeout=300_000)
-    assert page.evaluate("document.body.dataset.analysisLevel") == "hard"
+    page.wait_for_function("document.body.dataset.analysis === 'final'", timeout=900_000)
+    assert page.evaluate("document.body.dataset.analysisLevel") == LEVEL
     assert progress.count() == 0
-    assert "1-ply" in page.inner_text("#analysis-body")
+    assert LEVEL_NAMES[LEVEL] in page.inner_text("#analysis-body")
 
     report = _get(server, f"/api/games/{game['id']}/analysis")
     assert report["game"] == "backgammon" and report["unit"] == "equity"
-    assert report["level"] == "hard" and "deeper" not in report
+    assert report["level"] == LEVEL and "deeper" not in report
     decisions = report["decisions"]
     assert decisions and all(d["loss"] >= 0 for d in decisions)
     for d in decisions:  # marks follow the thresholds of dicehall analyze
