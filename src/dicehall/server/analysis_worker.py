@@ -236,6 +236,8 @@ class Analyses:
             try:
                 report = self._run(job)
             except Exception as exc:
+                if self._closed:
+                    return  # stopped by close(): nothing failed
                 log.warning("the %s analysis of game %s failed: %s", job.level, job.key, exc)
                 with self._cv:
                     job.state, job.error = "failed", str(exc)[:200]
