@@ -73,3 +73,22 @@ def test_tictactoe_grids() -> None:
         seen.add((len(explained["lines"]), len(explained["blocks"])))
         _check(explained)
     assert {(0, 0), (1, 0), (0, 1)} <= seen  # singular and plural of both words
+
+
+def test_an_arranged_pips_square_and_unclaimed_squares() -> None:
+    """The messages of the free choices (issue 20: a Pips square arranged below the best, a
+    tic-tac-toe claim declined) say what their English texts say."""
+    arranged = view.pips_message(2, 0, 2, 3)
+    assert i18n.message_text("en", arranged) == (
+        "arranged square: 2 empty rows and 0 empty columns → 2 points (the best square scores 3)"
+    )
+    assert i18n.message_text("pt", arranged) == (
+        "quadrado disposto: 2 filas vazias e 0 colunas vazias → 2 pontos "
+        "(o melhor quadrado marca 3)"
+    )
+    grid = view.explain_grid((1, 1, 1, 0, 3, 0, -2, -2, 0))
+    declined = view.unclaimed_message(grid["message"])
+    assert i18n.message_text("en", declined) == (
+        grid["text"] + "; the empty squares were left unclaimed"
+    )
+    assert i18n.message_text("pt", declined).endswith("; as casas vazias ficaram por reclamar")

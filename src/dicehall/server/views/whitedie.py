@@ -141,10 +141,32 @@ def score_message(white: int, dice: Dice, chart: str) -> Message:
         sets = found or message(N_("no set adds up to 6"))
         return _scored(message(N_("sixes: {sets}"), sets=sets), points)
     square = best_pip_square(dice)
-    rows = _count(len(square.empty_rows()), N_("1 empty row"), N_("{n} empty rows"))
-    columns = _count(len(square.empty_columns()), N_("1 empty column"), N_("{n} empty columns"))
-    return _scored(
-        message(N_("best square: {rows} and {columns}"), rows=rows, columns=columns), points
+    return pips_message(len(square.empty_rows()), len(square.empty_columns()), points, points)
+
+
+def pips_message(rows: int, columns: int, points: int, best: int) -> Message:
+    """A Pips square with ``rows`` empty rows and ``columns`` empty columns scoring ``points``:
+    the best square, or one the player arranged (``points`` below the ``best``)."""
+    what = message(
+        N_("best square: {rows} and {columns}")
+        if points == best
+        else N_("arranged square: {rows} and {columns}"),
+        rows=_count(rows, N_("1 empty row"), N_("{n} empty rows")),
+        columns=_count(columns, N_("1 empty column"), N_("{n} empty columns")),
+    )
+    scored = _scored(what, points)
+    if points == best:
+        return scored
+    note = message(N_("(the best square scores {n})"), n=best)
+    return message(N_("{scored} {note}"), scored=scored, note=note)
+
+
+def unclaimed_message(scored: Message) -> Message:
+    """A tic-tac-toe score whose player left the empty squares unclaimed."""
+    return message(
+        N_("{scored}; {note}"),
+        scored=scored,
+        note=message(N_("the empty squares were left unclaimed")),
     )
 
 
