@@ -36,7 +36,7 @@ def _my_turn(client: Any, game_id: str, headers: dict[str, str]) -> dict[str, An
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         snap = client.get(f"/api/games/{game_id}", headers=headers).json()
-        if snap["legal"]:
+        if snap["legal"] or snap["status"] == "finished":
             return snap  # type: ignore[no-any-return]
         time.sleep(0.02)
     raise AssertionError("never my turn in 120 s")
@@ -150,7 +150,12 @@ def test_backgammon_cube_hint(client: Any) -> None:
         snap = _my_turn(client, game_id, headers)
         if snap["view"]["phase"] == "cube" and "double" in snap["legal"]:
             break
-        client.post(f"/api/games/{game_id}/act", json={"text": snap["legal"][0]}, headers=headers)
+        assert snap["status"] != "finished", snap["log"][-6:]
+        # take the random bot's doubles and reject its resignations: a pass or an accept
+        # would end the game before our own cube decision
+        legal = snap["legal"]
+        text = next((a for a in ("take", "reject") if a in legal), legal[0])
+        client.post(f"/api/games/{game_id}/act", json={"text": text}, headers=headers)
     else:
         raise AssertionError("never a cube decision")
     hint = client.get(f"/api/games/{game_id}/hint", headers=headers).json()
