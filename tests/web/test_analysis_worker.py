@@ -136,3 +136,16 @@ def test_the_environment_sets_the_backgammon_level(monkeypatch: pytest.MonkeyPat
     assert Analyses(processes=0).deep_levels == {"backgammon": "expert"}
     with pytest.raises(ValueError, match="0 \\(a thread\\) or 1, not 2"):
         Analyses(processes=2)
+
+
+@pytest.mark.parametrize("processes", [0, 1])
+def test_close_stops_a_running_analysis(opening: Record, processes: int) -> None:
+    analyses = Analyses(processes=processes, deep_levels={"backgammon": "expert"})
+    analyses.report("g", lambda: opening)
+    deadline = time.monotonic() + 120
+    while analyses.report("g", lambda: opening)["deeper"]["state"] != "running":
+        assert time.monotonic() < deadline, "the analysis never started"
+        time.sleep(0.01)
+    analyses.close()  # a thread stops at its next decision, a process is ended
+    assert analyses._worker is not None and not analyses._worker.is_alive()
+    assert analyses._child is None

@@ -248,6 +248,8 @@ class Analyses:
 
     def _progress(self, job: _Job, done: int, total: int) -> None:
         with self._cv:
+            if self._closed:  # a thread's analysis stops at its next decision
+                raise RuntimeError("the server is stopping")
             job.done, job.total = done, total
 
     def _run(self, job: _Job) -> dict[str, Any]:
