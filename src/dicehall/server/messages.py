@@ -211,7 +211,10 @@ class _GameFields(Message):
     last: dict[str, Any] | None
     returns: list[float] | None
     summary: str | None
-    text: str
+    text: str | None = Field(
+        description="the plain-text board; in updates only for a game without a board view "
+        "of its own (null otherwise)"
+    )
     fairness: FairnessModel
     rematch: str | None
     rematch_of: str | None
@@ -225,6 +228,7 @@ class SnapshotMessage(_GameFields):
     type: Literal["snapshot"] = "snapshot"
     you: list[int]
     log: list[LogEntryModel]
+    text: str
 
 
 class UpdateMessage(_GameFields):

@@ -22,6 +22,7 @@ from the secret server seed.
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import random
 import secrets
@@ -59,7 +60,8 @@ from dicehall.server.storage import (
     Store,
     hash_token,
 )
-from dicehall.server.views import get_view, legal_texts_and_view
+from dicehall.server.views import GenericView, WebView, legal_texts_and_view
+from dicehall.server.views import get_view as _load_view
 
 log = logging.getLogger("dicehall.server")
 
@@ -137,6 +139,21 @@ Guard = Callable[[LiveGame, int], None]
 #: adds what changes with time to every snapshot and update it is given (the clocks, who is
 #: online); called under the game's lock
 Decorator = Callable[[LiveGame, dict[str, Any]], None]
+
+
+@functools.cache
+def get_view(game: str) -> WebView:
+    """The web view of ``game``, looked up once per process (the registry's checks of the
+    declaration cost more than a view function, and this runs several times per action)."""
+    return _load_view(game)
+
+
+@functools.cache
+def _text_board(game: str) -> bool:
+    """Whether the browser draws ``game`` as its text board (its view has no state view of
+    its own, so the generic one stands in)."""
+    method = get_view(game).state_view
+    return getattr(method, "__func__", None) is GenericView.state_view
 
 
 def _new_id() -> str:
@@ -981,11 +998,9 @@ class GameService:
             "to_move": to_move if to_move >= 0 and live.row.status == "playing" else None,
             "view": view.state_view(state),
             "last": live.last,
-            "log": [e.to_dict() for e in live.log],
             "returns": state.returns() if terminal else live.row.result,
             "summary": view.summary(state) if terminal else _ended_summary(live.row),
             "ended": live.row.ended,
-            "text": state.render(None),
             "fairness": self.fairness(live),
             "rematch": live.row.rematch,
             "rematch_of": live.row.rematch_of,
@@ -997,6 +1012,8 @@ class GameService:
         """The snapshot for a client holding ``seats`` (legal moves only for the seat to move)."""
         with live.lock:
             out = dict(self.public(live))
+            out["log"] = [e.to_dict() for e in live.log]
+            out["text"] = self._text(live)
             out["you"] = list(seats)
             for decorate in self.decorators:
                 decorate(live, out)
@@ -1007,6 +1024,13 @@ class GameService:
                 out["legal"] = None
                 out["moves"] = None
             return out
+
+    def _text(self, live: LiveGame) -> str:
+        """The plain-text board (cached per action)."""
+        text = live.cache.get("text")
+        if text is None:
+            text = live.cache["text"] = live.state.render(None)
+        return text
 
     def _legal(self, live: LiveGame) -> tuple[list[str], Any]:
         """The legal action texts and the board's move view of the seat to move (cached)."""
@@ -1032,7 +1056,11 @@ class GameService:
         lock (this runs in the committing thread, not in the event loop).
         """
         public = self.public(live)
-        out = {k: v for k, v in public.items() if k not in ("log", "legal", "moves")}
+        out = dict(public)
+        # the text board is what the generic board draws; a game with a board view of its
+        # own draws that (the text comes with snapshots: rendering it was a tenth of the
+        # cost of an action)
+        out["text"] = self._text(live) if _text_board(live.row.game) else None
         out["type"] = "update"
         out["v"] = PROTOCOL_VERSION
         out["entries"] = [e.to_dict() for e in entries]
