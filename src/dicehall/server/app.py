@@ -51,7 +51,7 @@ from dicehall.server.service import (
     LogEntry,
     ServiceError,
 )
-from dicehall.server.storage import Store
+from dicehall.server.storage import Appended, Store
 
 log = logging.getLogger("dicehall.server")
 
@@ -380,16 +380,17 @@ class Hub:
                     del self.rooms[conn.game_id]
         conn.game_id = None
 
-    def on_remote(self, game_id: str, seq: int) -> None:
-        """Another process changed ``game_id``: catch up if somebody here watches it, else
-        forget the cached copy (it reloads when touched)."""
+    def on_remote(self, game_id: str, seq: int, appended: Appended | None = None) -> None:
+        """Another process changed ``game_id`` (``appended``: the actions it appended, when
+        that was the change): catch up if somebody here watches it, else forget the cached
+        copy (it reloads when touched)."""
         if seq in (CHAT_SEQ, PRESENCE_SEQ):  # a chat message or a seat come or gone
             handle = self.remote_chat if seq == CHAT_SEQ else self.remote_presence
             if handle is not None:
                 handle(game_id)
             return
         if game_id in self.rooms:
-            self.service.on_remote(game_id, seq)
+            self.service.on_remote(game_id, seq, appended)
         else:
             self.service.forget(game_id)
 

@@ -53,6 +53,7 @@ from dicehall.server.limits import Limits, clip
 from dicehall.server.messages import PROTOCOL_VERSION, dumps
 from dicehall.server.storage import (
     ActionRow,
+    Appended,
     ConflictError,
     GameRow,
     NotFoundError,
@@ -198,8 +199,9 @@ class GameService:
         self.decorators: list[Decorator] = []
         self.bots = BotRunner(bot_workers, processes=bot_processes, max_think=bot_think)
         self._remote = ThreadPoolExecutor(max_workers=16, thread_name_prefix="dicehall-remote")
-        #: games with a catch-up queued: more notifications for them meanwhile need no more
-        self._remote_pending: set[str] = set()
+        #: games with a catch-up queued, with the changes heard for each meanwhile (the
+        #: appended actions, or None: read the game again)
+        self._remote_pending: dict[str, list[Appended | None]] = {}
         self._remote_lock = threading.Lock()
         self._games: dict[str, LiveGame] = {}
         self._games_lock = threading.Lock()
@@ -824,30 +826,89 @@ class GameService:
         live.touch()
         return entries
 
-    def on_remote(self, game_id: str, seq: int) -> None:
-        """Another process changed ``game_id``: catch the cached game up (in a worker thread)
-        and tell the listeners; a game not cached here is left to load when touched."""
+    def on_remote(self, game_id: str, seq: int, appended: Appended | None = None) -> None:
+        """Another process changed ``game_id`` (``appended``: the actions it appended, from
+        its notification): catch the cached game up (in a worker thread) and tell the
+        listeners; a game not cached here is left to load when touched."""
         if self.cached(game_id) is None or self._closed:
             return
         with self._remote_lock:
-            if game_id in self._remote_pending:
-                return  # the queued catch-up reads the log after this change too
-            self._remote_pending.add(game_id)
+            queued = self._remote_pending.get(game_id)
+            if queued is not None:
+                queued.append(appended)  # the queued catch-up takes this one too
+                return
+            self._remote_pending[game_id] = [appended]
         self._remote.submit(self._remote_catch_up, game_id)
 
     def _remote_catch_up(self, game_id: str) -> None:
         with self._remote_lock:
-            self._remote_pending.discard(game_id)
+            changes = self._remote_pending.pop(game_id, [])
         live = self.cached(game_id)
         if live is None:
             return
         try:
             with live.lock:
-                entries = self._catch_up(live)
+                entries = self._apply_appended(live, changes)
+                if entries is None:
+                    entries = self._catch_up(live)  # None: nothing changed after all
+                elif not entries:
+                    entries = None  # every action heard was here already
                 if entries is not None:
                     self._notify(live, entries)
         except Exception:
             log.exception("catching up game %s failed", game_id)
+
+    def _apply_appended(
+        self, live: LiveGame, changes: list[Appended | None]
+    ) -> list[LogEntry] | None:
+        """Apply the actions other processes appended, as their notifications carried them,
+        without reading the log; None when that cannot be done (a change that was not an
+        append, a gap: ``_catch_up`` reads the database then). Caller holds the lock."""
+        if not changes or any(c is None for c in changes):
+            return None
+        if live.row.status not in ("playing", "waiting"):
+            return None
+        view = get_view(live.row.game)
+        state, last, status = live.state, live.last, live.row.status
+        counter = live.dice.counter
+        entries: list[LogEntry] = []
+        try:
+            for change in changes:
+                assert change is not None
+                if change.last <= live.seq + len(entries):
+                    continue  # already here (a catch-up read it)
+                if change.first != live.seq + len(entries) + 1:
+                    live.dice.counter = counter
+                    return None  # a gap: read the log
+                for i, (actor, text) in enumerate(change.actions):
+                    before = state
+                    if before.is_chance_node():
+                        chance_text(before, live.dice)  # keep the dice where the log is
+                    state = before.apply_text(text)
+                    seq = change.first + i
+                    entries.append(LogEntry(seq, actor, text))
+                    if actor >= 0:
+                        last = {
+                            "seq": seq,
+                            "actor": actor,
+                            "text": text,
+                            "detail": view.move_view(before, text, state),
+                        }
+                if change.status is not None:
+                    status = change.status
+        except Exception:  # the log disagrees with what was heard: read it
+            live.dice.counter = counter
+            log.exception("applying the actions heard for game %s failed", live.id)
+            return None
+        if not entries:
+            return []
+        live.log.extend(entries)
+        live.state, live.last, live.row.status = state, last, status
+        if state.is_terminal():
+            live.row.result = state.returns()
+        live.row.updated = time.time()
+        live.touch()
+        return entries
 
     def expire(self, now: float | None = None) -> list[str]:
         """Mark abandoned the games that waited ``waiting_ttl`` or sat in play ``playing_ttl``

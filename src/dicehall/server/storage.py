@@ -247,10 +247,14 @@ class Store:
                 {"c": self.channel, "p": f"{self.origin} {game_id} {seq}"},
             )
 
-    def listen(self, callback: Callable[[str, int], None], stop: threading.Event) -> None:
-        """Call ``callback(game_id, seq)`` for every change committed by another store on the
-        same PostgreSQL database, until ``stop`` is set (run it in a thread of its own).
-        ``seq`` is the game's log length after the change. On SQLite it returns at once."""
+    def listen(
+        self, callback: Callable[[str, int, Appended | None], None], stop: threading.Event
+    ) -> None:
+        """Call ``callback(game_id, seq, appended)`` for every change committed by another
+        store on the same PostgreSQL database, until ``stop`` is set (run it in a thread of
+        its own). ``seq`` is the game's log length after the change; ``appended``: the
+        actions of an append (``Appended``), None for any other change (read the game
+        again). On SQLite it returns at once."""
         if self.is_sqlite:
             return
         import psycopg
@@ -262,11 +266,11 @@ class Store:
                     conn.execute(f'LISTEN "{self.channel}"')
                     while not stop.is_set():
                         for note in conn.notifies(timeout=0.5):
-                            origin, game_id, seq = note.payload.split(" ")
+                            origin, game_id, seq, *rest = note.payload.split(" ", 3)
                             if origin == self.origin:
                                 continue
                             try:
-                                callback(game_id, int(seq))
+                                callback(game_id, int(seq), Appended.decode(rest))
                             except Exception:  # one bad change must not deafen the process
                                 log.exception("handling the change of game %s failed", game_id)
             except psycopg.OperationalError:  # the database went away: try again
@@ -614,10 +618,13 @@ class Store:
             values.append(r.game_id)
             cur.execute(update, values)
             if not self.is_sqlite:
-                cur.execute(
-                    "SELECT pg_notify(%s, %s)",
-                    (self.channel, f"{self.origin} {r.game_id} {r.first_seq + n - 1}"),
-                )
+                payload = f"{self.origin} {r.game_id} {r.first_seq + n - 1}"
+                # the actions themselves, so the other processes apply them without reading
+                # the log back (a NOTIFY payload holds 8000 bytes: longer ones are read)
+                body = json.dumps([r.first_seq, r.status, r.actions], separators=(",", ":"))
+                if len(payload) + len(body) < 7900:
+                    payload += " " + body
+                cur.execute("SELECT pg_notify(%s, %s)", (self.channel, payload))
         finally:
             cur.close()
         return None
@@ -662,6 +669,36 @@ class Store:
 
     def close(self) -> None:
         self.engine.dispose()
+
+
+@dataclass(frozen=True)
+class Appended:
+    """What another process appended to a game's log, from its notification: actions
+    ``(actor, text)`` numbered from ``first``, and the game's new status (or None)."""
+
+    first: int
+    status: str | None
+    actions: tuple[tuple[int, str], ...]
+
+    @property
+    def last(self) -> int:
+        return self.first + len(self.actions) - 1
+
+    @staticmethod
+    def decode(rest: list[str]) -> Appended | None:
+        """The append in the rest of a notification's payload; None if it has none (or
+        one this version cannot read: the listener reads the game again then)."""
+        if not rest:
+            return None
+        try:
+            first, status, actions = json.loads(rest[0])
+            return Appended(
+                int(first),
+                status if isinstance(status, str) else None,
+                tuple((int(a), str(t)) for a, t in actions),
+            )
+        except (ValueError, TypeError):
+            return None
 
 
 @dataclass
