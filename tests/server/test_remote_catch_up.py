@@ -129,3 +129,24 @@ def test_a_postgresql_notification_carries_the_append() -> None:
         listener.join(5)
         reader.close()
         writer.drop_all()
+
+
+def test_serve_freezes_what_start_up_made(tmp_path: Path) -> None:
+    """``dicehall serve``'s app warms every game up and freezes the collector's view of it
+    (``app.tune_gc``); a plain app (the tests') does not."""
+    import gc
+
+    from fastapi.testclient import TestClient
+
+    from dicehall.server.app import create_app
+
+    gc.unfreeze()
+    url = f"sqlite:///{tmp_path / 'gc.sqlite3'}"
+    with TestClient(create_app(url)):
+        assert gc.get_freeze_count() == 0
+    try:
+        with TestClient(create_app(url, freeze_gc=True)) as client:
+            assert gc.get_freeze_count() > 0
+            assert client.get("/api/protocol").status_code == 200
+    finally:
+        gc.unfreeze()
