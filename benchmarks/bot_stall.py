@@ -52,8 +52,10 @@ async def player(
     latencies: list[float] | None,
     pause: float,
     rng: random.Random,
+    decisions: list[int] | None = None,
 ) -> None:
-    """Join and play random legal moves whenever one of ``tokens`` is to move."""
+    """Join and play random legal moves whenever one of ``tokens`` is to move;
+    ``decisions[0]`` counts the decisions of every seat seen in updates."""
     await ws.send(json.dumps({"type": "join", "v": 1, "game": game_id, "tokens": tokens}))
     seq, waiting, sent = -1, False, 0.0
     ref = 0
@@ -70,6 +72,8 @@ async def player(
             waiting = False
         elif kind == "error":
             waiting = False
+        if kind == "update" and decisions is not None:
+            decisions[0] += sum(1 for e in msg.get("entries", ()) if e["actor"] >= 0)
         if kind in ("snapshot", "update") and msg["seq"] >= seq:
             seq = msg["seq"]
             legal = msg.get("legal")
@@ -84,7 +88,9 @@ async def player(
             await ws.send(json.dumps({"type": "act", "v": 1, "ref": ref, "text": text, "seq": seq}))
 
 
-async def probe(base: str, seconds: float, bots: int, level: str) -> list[float]:
+async def probe(
+    base: str, seconds: float, bots: int, level: str, decisions: list[int] | None = None
+) -> list[float]:
     stop = asyncio.Event()
     latencies: list[float] = []
     rng = random.Random(7)
@@ -94,7 +100,7 @@ async def probe(base: str, seconds: float, bots: int, level: str) -> list[float]
             while not stop.is_set():
                 game_id, tokens = await new_game(http, f"bot:{level}")
                 async with connect(f"ws{base[4:]}/ws") as ws:
-                    await player(ws, game_id, tokens, stop, None, 0.0, rng)
+                    await player(ws, game_id, tokens, stop, None, 0.0, rng, decisions)
 
         async def probe_table() -> None:
             while not stop.is_set():
@@ -139,7 +145,8 @@ def main() -> None:
             time.sleep(0.5)
         asyncio.run(probe(base, 5, 0, args.level))  # warm up (compiles, caches)
         alone = asyncio.run(probe(base, args.seconds, 0, args.level))
-        busy = asyncio.run(probe(base, args.seconds, args.bots, args.level))
+        decisions = [0]
+        busy = asyncio.run(probe(base, args.seconds, args.bots, args.level, decisions))
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(20)
@@ -149,6 +156,8 @@ def main() -> None:
     if alone and busy:
         p99 = sorted(busy)[int(0.99 * len(busy))] - sorted(alone)[int(0.99 * len(alone))]
         print(f"  p99 delay added by the bots: {p99 * 1000:.1f} ms (goal: at most 20 ms)")
+    # about half are the bots' (their opponents answer at once): the bots did think
+    print(f"  decisions in the bot games: {decisions[0]} ({decisions[0] / args.seconds:.1f}/s)")
     print(f"  machine load {os.getloadavg()[0]:.2f} (1-minute average at the end)")
 
 
