@@ -4,9 +4,10 @@ Starts ``dicehall serve`` on a free loopback port (SQLite in a temporary file), 
 acknowledgement latency of a probe client that plays a local backgammon game as fast as it is
 answered (a short pause between moves), twice: alone, and while ``--bots`` backgammon games
 against ``--level`` keep their bots thinking (their human side answers at once). Prints both
-latency distributions and the difference at p99 (goal: at most 20 ms).
+latency distributions and the difference at p99 (goal: at most 20 ms); with ``--rounds N`` the
+two phases alternate N times and each round's difference is printed with their median.
 
-    python benchmarks/bot_stall.py [--bots 4] [--level expert] [--seconds 30]
+    python benchmarks/bot_stall.py [--bots 4] [--level expert] [--seconds 30] [--rounds 1]
 
 Like ``load_server.py`` it speaks the old and the new protocol, so ``PYTHONPATH=<checkout>/src``
 measures another checkout.
@@ -52,8 +53,10 @@ async def player(
     latencies: list[float] | None,
     pause: float,
     rng: random.Random,
+    decisions: list[int] | None = None,
 ) -> None:
-    """Join and play random legal moves whenever one of ``tokens`` is to move."""
+    """Join and play random legal moves whenever one of ``tokens`` is to move;
+    ``decisions[0]`` counts the decisions of every seat seen in updates."""
     await ws.send(json.dumps({"type": "join", "v": 1, "game": game_id, "tokens": tokens}))
     seq, waiting, sent = -1, False, 0.0
     ref = 0
@@ -70,6 +73,8 @@ async def player(
             waiting = False
         elif kind == "error":
             waiting = False
+        if kind == "update" and decisions is not None:
+            decisions[0] += sum(1 for e in msg.get("entries", ()) if e["actor"] >= 0)
         if kind in ("snapshot", "update") and msg["seq"] >= seq:
             seq = msg["seq"]
             legal = msg.get("legal")
@@ -84,7 +89,9 @@ async def player(
             await ws.send(json.dumps({"type": "act", "v": 1, "ref": ref, "text": text, "seq": seq}))
 
 
-async def probe(base: str, seconds: float, bots: int, level: str) -> list[float]:
+async def probe(
+    base: str, seconds: float, bots: int, level: str, decisions: list[int] | None = None
+) -> list[float]:
     stop = asyncio.Event()
     latencies: list[float] = []
     rng = random.Random(7)
@@ -94,7 +101,7 @@ async def probe(base: str, seconds: float, bots: int, level: str) -> list[float]
             while not stop.is_set():
                 game_id, tokens = await new_game(http, f"bot:{level}")
                 async with connect(f"ws{base[4:]}/ws") as ws:
-                    await player(ws, game_id, tokens, stop, None, 0.0, rng)
+                    await player(ws, game_id, tokens, stop, None, 0.0, rng, decisions)
 
         async def probe_table() -> None:
             while not stop.is_set():
@@ -111,11 +118,22 @@ async def probe(base: str, seconds: float, bots: int, level: str) -> list[float]
     return latencies
 
 
+def p99(xs: list[float]) -> float:
+    return sorted(xs)[int(0.99 * len(xs))]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bots", type=int, default=4)
     parser.add_argument("--level", default="expert")
-    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--seconds", type=float, default=30.0, help="per phase and round")
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="alone / with bots this many times, alternating (on a shared machine the load "
+        "of the others changes from minute to minute: the median round says more)",
+    )
     args = parser.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="dicehall-stall-"))
     port = free_port()
@@ -138,8 +156,17 @@ def main() -> None:
                 raise SystemExit("the server did not start")
             time.sleep(0.5)
         asyncio.run(probe(base, 5, 0, args.level))  # warm up (compiles, caches)
-        alone = asyncio.run(probe(base, args.seconds, 0, args.level))
-        busy = asyncio.run(probe(base, args.seconds, args.bots, args.level))
+        alone: list[float] = []
+        busy: list[float] = []
+        added: list[float] = []
+        decisions = [0]
+        for _ in range(args.rounds):
+            a = asyncio.run(probe(base, args.seconds, 0, args.level))
+            b = asyncio.run(probe(base, args.seconds, args.bots, args.level, decisions))
+            alone += a
+            busy += b
+            if a and b:
+                added.append(p99(b) - p99(a))
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(20)
@@ -147,8 +174,15 @@ def main() -> None:
     print(f"  alone      {percentiles(alone)}")
     print(f"  with bots  {percentiles(busy)}")
     if alone and busy:
-        p99 = sorted(busy)[int(0.99 * len(busy))] - sorted(alone)[int(0.99 * len(alone))]
-        print(f"  p99 delay added by the bots: {p99 * 1000:.1f} ms (goal: at most 20 ms)")
+        total = p99(busy) - p99(alone)
+        print(f"  p99 delay added by the bots: {total * 1000:.1f} ms (goal: at most 20 ms)")
+    if len(added) > 1:
+        rounds = ", ".join(f"{x * 1000:.1f}" for x in added)
+        median = sorted(added)[len(added) // 2]
+        print(f"  added p99 per round: {rounds} ms; median {median * 1000:.1f} ms")
+    # about half are the bots' (their opponents answer at once): the bots did think
+    seconds = args.seconds * args.rounds
+    print(f"  decisions in the bot games: {decisions[0]} ({decisions[0] / seconds:.1f}/s)")
     print(f"  machine load {os.getloadavg()[0]:.2f} (1-minute average at the end)")
 
 

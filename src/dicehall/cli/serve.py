@@ -118,6 +118,7 @@ def register(app: typer.Typer) -> None:
                 bot_processes=bot_processes,
                 redis_url=redis,
                 grace=grace,
+                freeze_gc=True,
             )
             uvicorn.run(app, **common)
             return

@@ -141,12 +141,15 @@ CLIENT_MESSAGES: dict[str, type[Message]] = {
 # -- server -> client ------------------------------------------------------------------------
 class ErrorMessage(Message):
     """A refused request: ``code`` says what, ``message`` says why in words (quoting at most
-    a few dozen characters of the input), ``legal`` lists the legal actions where useful."""
+    a few dozen characters of the input), ``legal`` lists the legal actions where useful,
+    ``detail`` is the same details as a structured message (``{"id": msgid, "params": {...}}``,
+    parameters possibly messages themselves) that a client translates with the sentence."""
 
     type: Literal["error"] = "error"
     code: ErrorCode
     message: str
     legal: list[str] | None = None
+    detail: dict[str, Any] | None = None
 
 
 class OkMessage(Message):
@@ -211,7 +214,10 @@ class _GameFields(Message):
     last: dict[str, Any] | None
     returns: list[float] | None
     summary: str | None
-    text: str
+    text: str | None = Field(
+        description="the plain-text board; in updates only for a game without a board view "
+        "of its own (null otherwise)"
+    )
     fairness: FairnessModel
     rematch: str | None
     rematch_of: str | None
@@ -225,6 +231,7 @@ class SnapshotMessage(_GameFields):
     type: Literal["snapshot"] = "snapshot"
     you: list[int]
     log: list[LogEntryModel]
+    text: str
 
 
 class UpdateMessage(_GameFields):

@@ -189,7 +189,12 @@ class Presence:
         """Per seat: online (True, False: was here and left, None: never seen) and the
         seconds it has been gone (None while online, for bots, or out of play)."""
         playing = live.row.status == "playing"
-        rows = self._read(live.id) if playing else {}
+        with self._lock:
+            here = self._online.get(live.id, Counter())
+            # the database is read only for a seat not connected here (the usual case, every
+            # player connected to this process, reads nothing: this runs after every action)
+            away = playing and any(s.kind != "bot" and here[s.seat] <= 0 for s in live.row.seats)
+        rows = self._read(live.id) if away else {}
         out: list[tuple[bool | None, float | None]] = []
         with self._lock:
             here = self._online.get(live.id, Counter())

@@ -22,6 +22,7 @@ from the secret server seed.
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import random
 import secrets
@@ -53,6 +54,7 @@ from dicehall.server.limits import Limits, clip
 from dicehall.server.messages import PROTOCOL_VERSION, dumps
 from dicehall.server.storage import (
     ActionRow,
+    Appended,
     ConflictError,
     GameRow,
     NotFoundError,
@@ -60,7 +62,8 @@ from dicehall.server.storage import (
     Store,
     hash_token,
 )
-from dicehall.server.views import get_view, legal_texts_and_view
+from dicehall.server.views import GenericView, WebView, legal_texts_and_view
+from dicehall.server.views import get_view as _load_view
 
 log = logging.getLogger("dicehall.server")
 
@@ -150,6 +153,21 @@ Guard = Callable[[LiveGame, int], None]
 Decorator = Callable[[LiveGame, dict[str, Any]], None]
 
 
+@functools.cache
+def get_view(game: str) -> WebView:
+    """The web view of ``game``, looked up once per process (the registry's checks of the
+    declaration cost more than a view function, and this runs several times per action)."""
+    return _load_view(game)
+
+
+@functools.cache
+def _text_board(game: str) -> bool:
+    """Whether the browser draws ``game`` as its text board (its view has no state view of
+    its own, so the generic one stands in)."""
+    method = get_view(game).state_view
+    return getattr(method, "__func__", None) is GenericView.state_view
+
+
 def _new_id() -> str:
     return secrets.token_urlsafe(9).replace("-", "x").replace("_", "y")
 
@@ -192,8 +210,9 @@ class GameService:
         self.decorators: list[Decorator] = []
         self.bots = BotRunner(bot_workers, processes=bot_processes, max_think=bot_think)
         self._remote = ThreadPoolExecutor(max_workers=16, thread_name_prefix="dicehall-remote")
-        #: games with a catch-up queued: more notifications for them meanwhile need no more
-        self._remote_pending: set[str] = set()
+        #: games with a catch-up queued, with the changes heard for each meanwhile (the
+        #: appended actions, or None: read the game again)
+        self._remote_pending: dict[str, list[Appended | None]] = {}
         self._remote_lock = threading.Lock()
         self._games: dict[str, LiveGame] = {}
         self._games_lock = threading.Lock()
@@ -830,30 +849,89 @@ class GameService:
         live.touch()
         return entries
 
-    def on_remote(self, game_id: str, seq: int) -> None:
-        """Another process changed ``game_id``: catch the cached game up (in a worker thread)
-        and tell the listeners; a game not cached here is left to load when touched."""
+    def on_remote(self, game_id: str, seq: int, appended: Appended | None = None) -> None:
+        """Another process changed ``game_id`` (``appended``: the actions it appended, from
+        its notification): catch the cached game up (in a worker thread) and tell the
+        listeners; a game not cached here is left to load when touched."""
         if self.cached(game_id) is None or self._closed:
             return
         with self._remote_lock:
-            if game_id in self._remote_pending:
-                return  # the queued catch-up reads the log after this change too
-            self._remote_pending.add(game_id)
+            queued = self._remote_pending.get(game_id)
+            if queued is not None:
+                queued.append(appended)  # the queued catch-up takes this one too
+                return
+            self._remote_pending[game_id] = [appended]
         self._remote.submit(self._remote_catch_up, game_id)
 
     def _remote_catch_up(self, game_id: str) -> None:
         with self._remote_lock:
-            self._remote_pending.discard(game_id)
+            changes = self._remote_pending.pop(game_id, [])
         live = self.cached(game_id)
         if live is None:
             return
         try:
             with live.lock:
-                entries = self._catch_up(live)
+                entries = self._apply_appended(live, changes)
+                if entries is None:
+                    entries = self._catch_up(live)  # None: nothing changed after all
+                elif not entries:
+                    entries = None  # every action heard was here already
                 if entries is not None:
                     self._notify(live, entries)
         except Exception:
             log.exception("catching up game %s failed", game_id)
+
+    def _apply_appended(
+        self, live: LiveGame, changes: list[Appended | None]
+    ) -> list[LogEntry] | None:
+        """Apply the actions other processes appended, as their notifications carried them,
+        without reading the log; None when that cannot be done (a change that was not an
+        append, a gap: ``_catch_up`` reads the database then). Caller holds the lock."""
+        if not changes or any(c is None for c in changes):
+            return None
+        if live.row.status not in ("playing", "waiting"):
+            return None
+        view = get_view(live.row.game)
+        state, last, status = live.state, live.last, live.row.status
+        counter = live.dice.counter
+        entries: list[LogEntry] = []
+        try:
+            for change in changes:
+                assert change is not None
+                if change.last <= live.seq + len(entries):
+                    continue  # already here (a catch-up read it)
+                if change.first != live.seq + len(entries) + 1:
+                    live.dice.counter = counter
+                    return None  # a gap: read the log
+                for i, (actor, text) in enumerate(change.actions):
+                    before = state
+                    if before.is_chance_node():
+                        chance_text(before, live.dice)  # keep the dice where the log is
+                    state = before.apply_text(text)
+                    seq = change.first + i
+                    entries.append(LogEntry(seq, actor, text))
+                    if actor >= 0:
+                        last = {
+                            "seq": seq,
+                            "actor": actor,
+                            "text": text,
+                            "detail": view.move_view(before, text, state),
+                        }
+                if change.status is not None:
+                    status = change.status
+        except Exception:  # the log disagrees with what was heard: read it
+            live.dice.counter = counter
+            log.exception("applying the actions heard for game %s failed", live.id)
+            return None
+        if not entries:
+            return []
+        live.log.extend(entries)
+        live.state, live.last, live.row.status = state, last, status
+        if state.is_terminal():
+            live.row.result = state.returns()
+        live.row.updated = time.time()
+        live.touch()
+        return entries
 
     def expire(self, now: float | None = None) -> list[str]:
         """Mark abandoned the games that waited ``waiting_ttl`` or sat in play ``playing_ttl``
@@ -1004,11 +1082,9 @@ class GameService:
             "to_move": to_move if to_move >= 0 and live.row.status == "playing" else None,
             "view": view.state_view(state),
             "last": live.last,
-            "log": [e.to_dict() for e in live.log],
             "returns": state.returns() if terminal else live.row.result,
             "summary": view.summary(state) if terminal else _ended_summary(live.row),
             "ended": live.row.ended,
-            "text": state.render(None),
             "fairness": self.fairness(live),
             "rematch": live.row.rematch,
             "rematch_of": live.row.rematch_of,
@@ -1020,6 +1096,8 @@ class GameService:
         """The snapshot for a client holding ``seats`` (legal moves only for the seat to move)."""
         with live.lock:
             out = dict(self.public(live))
+            out["log"] = [e.to_dict() for e in live.log]
+            out["text"] = self._text(live)
             out["you"] = list(seats)
             for decorate in self.decorators:
                 decorate(live, out)
@@ -1030,6 +1108,13 @@ class GameService:
                 out["legal"] = None
                 out["moves"] = None
             return out
+
+    def _text(self, live: LiveGame) -> str:
+        """The plain-text board (cached per action)."""
+        text = live.cache.get("text")
+        if text is None:
+            text = live.cache["text"] = live.state.render(None)
+        return text
 
     def _legal(self, live: LiveGame) -> tuple[list[str], Any]:
         """The legal action texts and the board's move view of the seat to move (cached)."""
@@ -1055,7 +1140,11 @@ class GameService:
         lock (this runs in the committing thread, not in the event loop).
         """
         public = self.public(live)
-        out = {k: v for k, v in public.items() if k not in ("log", "legal", "moves")}
+        out = dict(public)
+        # the text board is what the generic board draws; a game with a board view of its
+        # own draws that (the text comes with snapshots: rendering it was a tenth of the
+        # cost of an action)
+        out["text"] = self._text(live) if _text_board(live.row.game) else None
         out["type"] = "update"
         out["v"] = PROTOCOL_VERSION
         out["entries"] = [e.to_dict() for e in entries]

@@ -30,7 +30,6 @@ from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 import sqlalchemy as sa
-from sqlalchemy.exc import IntegrityError
 
 from dicehall.core.errors import DicehallError
 
@@ -201,6 +200,11 @@ class Store:
         )
         self.metadata = md
         self._group = _GroupCommit(self._write_group)
+        #: the driver's parameter mark (SQLite ``?``, psycopg ``%s``) and the SQL of the hot
+        #: writes, by shape (``_write_append``)
+        self._mark = "?" if self.is_sqlite else "%s"
+        self._row5 = "(" + ", ".join([self._mark] * 5) + ")"
+        self._sql: dict[Any, str] = {}
         self.migrate()
 
     # -- schema ---------------------------------------------------------
@@ -243,10 +247,14 @@ class Store:
                 {"c": self.channel, "p": f"{self.origin} {game_id} {seq}"},
             )
 
-    def listen(self, callback: Callable[[str, int], None], stop: threading.Event) -> None:
-        """Call ``callback(game_id, seq)`` for every change committed by another store on the
-        same PostgreSQL database, until ``stop`` is set (run it in a thread of its own).
-        ``seq`` is the game's log length after the change. On SQLite it returns at once."""
+    def listen(
+        self, callback: Callable[[str, int, Appended | None], None], stop: threading.Event
+    ) -> None:
+        """Call ``callback(game_id, seq, appended)`` for every change committed by another
+        store on the same PostgreSQL database, until ``stop`` is set (run it in a thread of
+        its own). ``seq`` is the game's log length after the change; ``appended``: the
+        actions of an append (``Appended``), None for any other change (read the game
+        again). On SQLite it returns at once."""
         if self.is_sqlite:
             return
         import psycopg
@@ -258,11 +266,11 @@ class Store:
                     conn.execute(f'LISTEN "{self.channel}"')
                     while not stop.is_set():
                         for note in conn.notifies(timeout=0.5):
-                            origin, game_id, seq = note.payload.split(" ")
+                            origin, game_id, seq, *rest = note.payload.split(" ", 3)
                             if origin == self.origin:
                                 continue
                             try:
-                                callback(game_id, int(seq))
+                                callback(game_id, int(seq), Appended.decode(rest))
                             except Exception:  # one bad change must not deafen the process
                                 log.exception("handling the change of game %s failed", game_id)
             except psycopg.OperationalError:  # the database went away: try again
@@ -557,53 +565,69 @@ class Store:
         durable, or gets its own ConflictError."""
         request = _Append(game_id, first_seq, actions, status, result, self.now())
         if self.is_sqlite:
-            # the writer thread is the only writer of the file, and a transaction sees its
-            # own rows: a number already in the log, or taken earlier in the same batch, is
-            # found by looking, and only that append fails
-            def work(conn: Any) -> ConflictError | None:
-                c = self.actions.c
-                clash = conn.execute(
-                    sa.select(c.seq)
-                    .where(c.game_id == game_id, c.seq >= first_seq)
-                    .where(c.seq < first_seq + len(actions))
-                    .limit(1)
-                ).first()
-                if clash:
-                    return request.conflict()
-                self._write_append(conn, request)
-                return None
-
-            conflict = self.write(work)
+            # the writer thread is the only writer of the file; the rows go in as one
+            # statement, which the log's key refuses whole (a number already in the log, or
+            # taken earlier in the same batch): only that append fails, the batch goes on
+            conflict = self.write(lambda conn: self._write_append(conn, request))
             if conflict is not None:
                 raise conflict
             return
-        try:
-            with self.engine.begin() as conn:
-                self._write_append(conn, request)
-        except IntegrityError as exc:
-            raise request.conflict() from exc
+        with self.engine.begin() as conn:
+            conflict = self._write_append(conn, request)
+        if conflict is not None:
+            raise conflict
 
-    def _write_append(self, conn: Any, r: _Append) -> None:
-        values: dict[str, Any] = {"updated": r.now}
-        if r.status is not None:
-            values["status"] = r.status
-        if r.result is not None:
-            values["result"] = json.dumps(r.result)
-        conn.execute(
-            self.actions.insert(),
-            [
-                {
-                    "game_id": r.game_id,
-                    "seq": r.first_seq + i,
-                    "actor": actor,
-                    "text": text,
-                    "created": r.now,
-                }
-                for i, (actor, text) in enumerate(r.actions)
-            ],
-        )
-        conn.execute(self.games.update().where(self.games.c.id == r.game_id).values(**values))
-        self._notify(conn, r.game_id, r.first_seq + len(r.actions) - 1)
+    def _write_append(self, conn: Any, r: _Append) -> ConflictError | None:
+        """The append ``r`` in the transaction of ``conn``, through the driver's own cursor
+        with SQL written once per shape: the hottest write of the server (one per action),
+        where building SQLAlchemy expressions cost more than the database. Returns the
+        conflict (nothing written) if an action number is taken."""
+        n = len(r.actions)
+        sql = self._sql.get(("append", n))
+        if sql is None:
+            rows = ", ".join([self._row5] * n)
+            sql = self._sql[("append", n)] = (
+                f'INSERT INTO "{self.prefix}actions" (game_id, seq, actor, "text", created) '
+                f"VALUES {rows}"
+            )
+        params: list[Any] = []
+        for i, (actor, text) in enumerate(r.actions):
+            params += (r.game_id, r.first_seq + i, actor, text, r.now)
+        cur = conn.connection.cursor()
+        try:
+            try:
+                cur.execute(sql, params)
+            except conn.dialect.dbapi.IntegrityError:
+                return r.conflict()
+            shape = ("game", r.status is not None, r.result is not None)
+            update = self._sql.get(shape)
+            if update is None:
+                sets = ["updated = {0}"]
+                if r.status is not None:
+                    sets.append("status = {0}")
+                if r.result is not None:
+                    sets.append("result = {0}")
+                update = self._sql[shape] = (
+                    f'UPDATE "{self.prefix}games" SET {", ".join(sets)} WHERE id = {{0}}'
+                ).format(self._mark)
+            values: list[Any] = [r.now]
+            if r.status is not None:
+                values.append(r.status)
+            if r.result is not None:
+                values.append(json.dumps(r.result))
+            values.append(r.game_id)
+            cur.execute(update, values)
+            if not self.is_sqlite:
+                payload = f"{self.origin} {r.game_id} {r.first_seq + n - 1}"
+                # the actions themselves, so the other processes apply them without reading
+                # the log back (a NOTIFY payload holds 8000 bytes: longer ones are read)
+                body = json.dumps([r.first_seq, r.status, r.actions], separators=(",", ":"))
+                if len(payload) + len(body) < 7900:
+                    payload += " " + body
+                cur.execute("SELECT pg_notify(%s, %s)", (self.channel, payload))
+        finally:
+            cur.close()
+        return None
 
     def _write_group(self, batch: list[_Job[Any]]) -> None:
         """Run ``batch`` in one SQLite transaction (the writer thread). If that transaction
@@ -645,6 +669,36 @@ class Store:
 
     def close(self) -> None:
         self.engine.dispose()
+
+
+@dataclass(frozen=True)
+class Appended:
+    """What another process appended to a game's log, from its notification: actions
+    ``(actor, text)`` numbered from ``first``, and the game's new status (or None)."""
+
+    first: int
+    status: str | None
+    actions: tuple[tuple[int, str], ...]
+
+    @property
+    def last(self) -> int:
+        return self.first + len(self.actions) - 1
+
+    @staticmethod
+    def decode(rest: list[str]) -> Appended | None:
+        """The append in the rest of a notification's payload; None if it has none (or
+        one this version cannot read: the listener reads the game again then)."""
+        if not rest:
+            return None
+        try:
+            first, status, actions = json.loads(rest[0])
+            return Appended(
+                int(first),
+                status if isinstance(status, str) else None,
+                tuple((int(a), str(t)) for a, t in actions),
+            )
+        except (ValueError, TypeError):
+            return None
 
 
 @dataclass

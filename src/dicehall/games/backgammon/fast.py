@@ -544,8 +544,18 @@ class LegalPlays(Sequence[Play]):
         return self.find(value) is not None
 
     def as_dict(self) -> dict[Board, tuple[Step, ...]]:
-        """What ``generate_plays`` returns: each position reached, with its steps."""
-        return {self.board(i): self.steps(i) for i in range(len(self._items))}
+        """What ``generate_plays`` returns: each position reached, with its steps (the
+        array is made into lists in one call: one call per play cost more than the rest)."""
+        used = self._used
+        table = _STEPS
+        out: dict[Board, tuple[Step, ...]] = {}
+        for row in self._out[:, : 52 + 2 * used].tolist():
+            if used == 2:
+                steps: tuple[Step, ...] = (table[row[52]][row[53]], table[row[54]][row[55]])
+            else:
+                steps = tuple(table[row[k]][row[k + 1]] for k in range(52, 52 + 2 * used, 2))
+            out[(tuple(row[:26]), tuple(row[26:52]))] = steps
+        return out
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Sequence) and not isinstance(other, (str, bytes)):

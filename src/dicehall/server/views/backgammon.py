@@ -18,6 +18,8 @@ from __future__ import annotations
 from typing import Any
 
 from dicehall.core.game import State
+from dicehall.games.backgammon.board import Side, Step
+from dicehall.games.backgammon.notation import format_play
 from dicehall.games.backgammon.rules import (
     BAR,
     CUBE_DECISION,
@@ -125,10 +127,36 @@ def legal_view(state: State) -> dict[str, Any]:
     return legal_texts_and_view(state)[1]
 
 
+#: play texts by (steps, which steps hit): the text depends on nothing else, and the same
+#: plays come back in position after position (``_play_text``); cleared when it grows large
+_TEXTS: dict[tuple[tuple[Step, ...], int], str] = {}
+_TEXTS_MAX = 200_000
+
+
+def _play_text(board: Board, steps: tuple[Step, ...]) -> str:
+    """``format_play(board, steps)``, from ``_TEXTS`` when the same steps hit the same way
+    (a step hits where the opponent has a single checker that no earlier step hit)."""
+    theirs = board[1]
+    mask = hit_points = 0
+    for k, (_src, dst) in enumerate(steps):
+        if dst != OFF and theirs[25 - dst] == 1 and not hit_points >> dst & 1:
+            mask |= 1 << k
+            hit_points |= 1 << dst
+    key = (steps, mask)
+    text = _TEXTS.get(key)
+    if text is None:
+        text = format_play(board, steps)
+        if len(_TEXTS) >= _TEXTS_MAX:
+            _TEXTS.clear()
+        _TEXTS[key] = text
+    return text
+
+
 def legal_texts_and_view(state: State) -> tuple[list[str], dict[str, Any]]:
     """``(state.legal_texts(), legal_view(state))`` computed together: every play's text is
     formatted once (the server sends both to the player to move after every action, and the
-    formatting was a fifth of its work)."""
+    formatting was a fifth of its work), from a cache of play texts (``_play_text``); the
+    graph walk keeps boards as tuples and copies the opponent's side only on a hit."""
     s = _bg(state)
     if not s.is_checker_play():
         # a cube or resignation question: the buttons to show are the legal answers
@@ -137,57 +165,70 @@ def legal_texts_and_view(state: State) -> tuple[list[str], dict[str, Any]]:
     assert s.dice is not None
     d1, d2 = s.dice
     dice = (d1,) * 4 if d1 == d2 else (max(d1, d2), min(d1, d2))
-    texts = {board: s.action_to_text(play) for play, board in s.play_results()}
+    board0 = s.board
+    texts = {board: _play_text(board0, play.steps) for play, board in s.play_results()}
     # legal_actions() is the plays in play_results() order, then the resignation offers
     resign = [str(a) for a in s.legal_actions()[len(texts) :]]
     nodes: list[dict[str, Any]] = []
-    memo: dict[tuple[Board, tuple[int, ...]], int | None] = {}
+    memo: dict[tuple[Side, Side, tuple[int, ...]], int | None] = {}
+    # the dice left after playing each distinct die of ``rest`` (highest die first)
+    after: dict[tuple[int, ...], list[tuple[int, tuple[int, ...]]]] = {}
 
-    def visit(
-        mine: list[int], theirs: list[int], rest: tuple[int, ...], pips: list[int]
-    ) -> int | None:
-        board: Board = (tuple(mine), tuple(theirs))
-        key = (board, rest)
+    def visit(mine: Side, theirs: Side, rest: tuple[int, ...], pip0: int, pip1: int) -> int | None:
+        key = (mine, theirs, rest)
         if key in memo:
             return memo[key]
         memo[key] = None  # no cycles are possible (pips only go down), but be safe
-        if board in texts:
+        board: Board = (mine, theirs)
+        text = texts.get(board)
+        if text is not None:
             index = len(nodes)
             nodes.append(
                 {
                     "edges": [],
-                    "text": texts[board],
+                    "text": text,
                     "dice": list(rest),
                     "sides": board,
-                    "pips": pips,
+                    "pips": [pip0, pip1],
                 }
             )
             memo[key] = index
             return index
         edges: list[list[Any]] = []
-        for die in sorted(set(rest), reverse=True):
-            left = list(rest)
-            left.remove(die)
+        choices = after.get(rest)
+        if choices is None:
+            choices = after[rest] = [
+                (die, rest[: rest.index(die)] + rest[rest.index(die) + 1 :])
+                for die in sorted(set(rest), reverse=True)
+            ]
+        for die, left in choices:
             for src, dst in single_steps(mine, theirs, die):
-                m, t = mine.copy(), theirs.copy()
-                hit = move_step(m, t, src, dst)
+                m = list(mine)
+                m[src] -= 1
+                m[dst] += 1
                 # a step moves the checker src - dst pips (off is 0, the bar 25); a hit
                 # checker goes from the opponent's point 25 - dst to his bar, 25
-                after = [pips[0] - (src - dst), pips[1] + dst if hit else pips[1]]
-                child = visit(m, t, tuple(left), after)
+                if dst != OFF and theirs[25 - dst] == 1:
+                    t = list(theirs)
+                    t[25 - dst] = 0
+                    t[BAR] += 1
+                    child = visit(tuple(m), tuple(t), left, pip0 - (src - dst), pip1 + dst)
+                    hit = True
+                else:
+                    child = visit(tuple(m), theirs, left, pip0 - (src - dst), pip1)
+                    hit = False
                 if child is not None:
                     edges.append([src, dst, die, hit, child])
         if not edges:
             return None
         index = len(nodes)
         nodes.append(
-            {"edges": edges, "text": None, "dice": list(rest), "sides": board, "pips": pips}
+            {"edges": edges, "text": None, "dice": list(rest), "sides": board, "pips": [pip0, pip1]}
         )
         memo[key] = index
         return index
 
-    start = [list(s.board[0]), list(s.board[1])]
-    root = visit(start[0], start[1], dice, [pip_count(s.board[0]), pip_count(s.board[1])])
+    root = visit(board0[0], board0[1], dice, pip_count(board0[0]), pip_count(board0[1]))
     assert root is not None, "a decision node always has a legal play"
     # renumber so the root comes first (children were appended before their parents)
     order = [root] + [i for i in range(len(nodes)) if i != root]

@@ -1,0 +1,152 @@
+"""A process hears another's appends with the actions in the notification and applies them
+without reading the log back; anything else (a gap, a change that is no append) is read."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from dicehall_server_fixtures import postgres_store
+
+from dicehall.server.service import GameService, LiveGame, LogEntry
+from dicehall.server.storage import Appended, Store
+
+
+def heard(service: GameService) -> list[Appended]:
+    """What the other processes would hear of ``service``'s appends (its listener sees the
+    same entries its store notifies)."""
+    out: list[Appended] = []
+
+    def listen(live: LiveGame, entries: list[LogEntry]) -> None:
+        if entries:
+            status = live.row.status if entries[0].seq == 1 or live.state.is_terminal() else None
+            actions = tuple((e.actor, e.text) for e in entries)
+            out.append(Appended(entries[0].seq, status, actions))
+
+    service.listeners.append(listen)
+    return out
+
+
+def play(service: GameService, game_id: str, moves: int, rng: random.Random) -> None:
+    for _ in range(moves):
+        live = service.get(game_id)
+        if live.row.status != "playing":
+            return
+        text = rng.choice(live.state.legal_texts())
+        service.act(game_id, [live.state.current_player()], text, live.seq)
+
+
+def pair(tmp_path: Path) -> tuple[GameService, GameService, str]:
+    """Two services (two processes' worth) on one SQLite file, a friend game both hold."""
+    url = f"sqlite:///{tmp_path / 'shared.sqlite3'}"
+    a, b = GameService(Store(url), bot_delay=0), GameService(Store(url), bot_delay=0)
+    game_id, _ = a.create("backgammon", {}, opponent="friend", seat=0, name="ann", seed="x")
+    a.join(game_id, 1, "bob", "y")
+    b.get(game_id)  # cached in the second process too
+    return a, b, game_id
+
+
+def settle(service: GameService) -> None:
+    """Wait for the queued catch-ups of ``service``."""
+    service._remote.shutdown(wait=True)
+
+
+def test_heard_actions_are_applied_without_reading_the_log(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    a, b, game_id = pair(tmp_path)
+    notes = heard(a)
+    told: list[list[int]] = []
+    b.listeners.append(lambda live, entries: told.append([e.seq for e in entries]))
+
+    def no_reading(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("the log was read back")
+
+    monkeypatch.setattr(b.store, "load_actions", no_reading)
+    monkeypatch.setattr(b.store, "get_game", no_reading)
+    play(a, game_id, 12, random.Random(5))
+    assert len(notes) == 12
+    for note in notes:
+        b.on_remote(game_id, note.last, note)
+    settle(b)
+    mine, theirs = a.get(game_id), b.get(game_id)
+    assert [e.to_dict() for e in theirs.log] == [e.to_dict() for e in mine.log]
+    assert str(theirs.state) == str(mine.state) and theirs.last == mine.last
+    assert theirs.dice.counter == mine.dice.counter  # its next roll is the same roll
+    assert [s for seqs in told for s in seqs] == list(range(notes[0].first, mine.seq + 1))
+
+
+def test_a_gap_or_another_change_reads_the_log(tmp_path: Path) -> None:
+    a, b, game_id = pair(tmp_path)
+    notes = heard(a)
+    play(a, game_id, 6, random.Random(7))
+    b.on_remote(game_id, notes[-1].last, notes[-1])  # the earlier ones were not heard
+    settle(b)
+    assert [e.text for e in b.get(game_id).log] == [e.text for e in a.get(game_id).log]
+    b2 = GameService(b.store, bot_delay=0)
+    b2.get(game_id)
+    play(a, game_id, 2, random.Random(8))
+    b2.on_remote(game_id, a.get(game_id).seq, None)  # no actions in it: read the game
+    settle(b2)
+    assert b2.get(game_id).seq == a.get(game_id).seq
+
+
+def test_an_undecodable_payload_means_read_the_game() -> None:
+    assert Appended.decode([]) is None
+    assert Appended.decode(["not json"]) is None
+    assert Appended.decode(['[3, null, [[0, "24/18"], [-1, "6-2"]]]']) == Appended(
+        3, None, ((0, "24/18"), (-1, "6-2"))
+    )
+
+
+@pytest.mark.postgres
+def test_a_postgresql_notification_carries_the_append() -> None:
+    writer = postgres_store()
+    reader = Store(writer.url, prefix=writer.prefix)
+    got: list[tuple[str, int, Appended | None]] = []
+    stop = threading.Event()
+    listener = threading.Thread(
+        target=reader.listen, args=(lambda *note: got.append(note), stop), daemon=True
+    )
+    try:
+        listener.start()
+        time.sleep(1.0)  # LISTEN is in place
+        from test_server_storage import make_row
+
+        writer.create_game(make_row("pg1"))
+        writer.append_actions("pg1", 1, [(-1, "3-1"), (0, "8/5 6/5")], status="playing")
+        deadline = time.time() + 10
+        while len(got) < 2 and time.time() < deadline:
+            time.sleep(0.05)
+        assert got[0] == ("pg1", 0, None)  # a creation: read it
+        assert got[1] == ("pg1", 2, Appended(1, "playing", ((-1, "3-1"), (0, "8/5 6/5"))))
+    finally:
+        stop.set()
+        listener.join(5)
+        reader.close()
+        writer.drop_all()
+
+
+def test_serve_freezes_what_start_up_made(tmp_path: Path) -> None:
+    """``dicehall serve``'s app warms every game up and freezes the collector's view of it
+    (``app.tune_gc``); a plain app (the tests') does not."""
+    import gc
+
+    from fastapi.testclient import TestClient
+
+    from dicehall.server.app import create_app
+
+    gc.unfreeze()
+    url = f"sqlite:///{tmp_path / 'gc.sqlite3'}"
+    with TestClient(create_app(url)):
+        assert gc.get_freeze_count() == 0
+    try:
+        with TestClient(create_app(url, freeze_gc=True)) as client:
+            assert gc.get_freeze_count() > 0
+            assert client.get("/api/protocol").status_code == 200
+    finally:
+        gc.unfreeze()
