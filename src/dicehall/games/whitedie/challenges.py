@@ -490,6 +490,52 @@ def best_pip_square(dice: Sequence[int]) -> PipSquare:
     return _best_square(_check(dice))
 
 
+@cache
+def _pip_squares(dice: Dice) -> dict[int, PipSquare]:
+    """For each score some arrangement of ``dice`` reaches, the first such square (in
+    the order of ``_best_square``'s search), highest score first."""
+    found: dict[int, PipSquare] = {}
+    for order in dict.fromkeys(permutations(dice)):
+        choices = [range(len(PIP_LAYOUTS[f])) for f in order]
+        for turns in product(*choices):
+            square = PipSquare(tuple(order), tuple(turns))
+            found.setdefault(square.score(), square)
+    best = _best_square(dice)
+    found[best.score()] = best
+    return {s: found[s] for s in sorted(found, reverse=True)}
+
+
+def pip_scores(dice: Sequence[int]) -> tuple[int, ...]:
+    """Every score an arrangement of the four dice can have, highest first: what a
+    player free to arrange his square (the seed: *"in any way"*) can take.
+
+    >>> pip_scores((6, 6, 1, 1)), pip_scores((1, 1, 1, 1))
+    ((3, 2, 0), (8,))
+    """
+    return tuple(_pip_squares(_check(dice)))
+
+
+def pip_square(dice: Sequence[int], points: int) -> PipSquare:
+    """An arrangement of the four dice that scores exactly ``points`` (the best square
+    when that is its score).
+
+    >>> print(pip_square((6, 6, 1, 1), 0))
+    . . . o . o
+    . o . o . o
+    . . . o . o
+    o . o . . .
+    o . o . o .
+    o . o . . .
+
+    :raises ValueError: if no arrangement of these dice scores ``points``.
+    """
+    squares = _pip_squares(_check(dice))
+    if points not in squares:
+        allowed = ", ".join(map(str, squares))
+        raise ValueError(f"no arrangement of {tuple(dice)} scores {points}; it can score {allowed}")
+    return squares[points]
+
+
 def pips_score(dice: Sequence[int]) -> int:
     """Points in the Pips challenge: empty rows plus empty columns of the best 2x2
     square (six rows and six columns of pip positions, three per die).

@@ -8,8 +8,18 @@ of equal dice never matters) with exact probabilities; a white 1 at a turn is on
 outcome because the coloured dice are then irrelevant.
 
 During tic-tac-toe and matching the chosen opponent is ``current_player()`` for
-his own placements and rerolls. Forced passes in tic-tac-toe and the final claim
-happen by themselves: a side is only asked when it has a legal placement.
+his own placements and rerolls. Forced passes in tic-tac-toe happen by themselves: a
+side is only asked when it has a legal placement.
+
+With ``free_choices`` (the default) the player also makes the two choices the seed
+leaves him, each only where it can matter: after the last reroll of Pips he arranges
+his square (``arrange 2``: a score some arrangement of his dice reaches), when they
+reach more than one score and the best does not win the game at once; and when
+nobody can place in tic-tac-toe and he has placed all his dice he claims the empty
+squares or not (``claim``/``decline``), when claiming changes his score and does not
+win the game at once. Elsewhere the best square and the claim are taken for him, as
+they always are with ``free_choices=false`` (the rules before these choices; records
+that do not name the option replay under them).
 """
 
 from __future__ import annotations
@@ -25,7 +35,9 @@ from dicehall.core.errors import GameOverError
 from dicehall.core.game import CHANCE, TERMINAL, Game, State
 from dicehall.core.options import Option
 from dicehall.games.whitedie.board import (
+    ARRANGE,
     CHOOSE,
+    CLAIM,
     MATCH_LAST,
     MATCH_OPPONENT,
     MATCH_PLAYER,
@@ -38,7 +50,9 @@ from dicehall.games.whitedie.board import (
     START,
     TICTACTOE,
     Action,
+    Arrange,
     ChallengeResult,
+    Claim,
     ChooseOpponent,
     Phase,
     Place,
@@ -58,6 +72,7 @@ from dicehall.games.whitedie.challenges import (
     Grid,
     challenge_score,
     claim,
+    pip_scores,
     placement_tuple,
     placements,
     tictactoe_score,
@@ -124,6 +139,13 @@ OPTIONS = (
         "no-straights (straights score 0) or flat (4 of a kind 4, straight 3)",
         choices=tuple(POKER_CHARTS),
     ),
+    Option(
+        "free_choices",
+        bool,
+        True,
+        "the player arranges his Pips square and decides the tic-tac-toe claim himself "
+        "where the choice can matter (false: the best square and the claim are taken for him)",
+    ),
 )
 
 
@@ -141,6 +163,7 @@ class WhiteDie(Game):
     min_players = 2
     max_players = 6
     option_specs = OPTIONS
+    record_defaults = {"free_choices": False}  # records written before the option existed
 
     @property
     def target(self) -> int:
@@ -151,6 +174,11 @@ class WhiteDie(Game):
     def poker_chart(self) -> str:
         """The name of the poker chart in use."""
         return str(self.options["poker_chart"])
+
+    @property
+    def free_choices(self) -> bool:
+        """Whether the player arranges Pips and decides the claim himself."""
+        return bool(self.options["free_choices"])
 
     def utility_bounds(self) -> tuple[float, float]:
         """The winner gets 1 and the others share -1."""
@@ -348,6 +376,10 @@ class WhiteDieState(State):
             return [_STAND, *_rerolls(self.dice, 1)]
         if self.phase == TICTACTOE:
             return [_PLACES[v][sq] for v, sq in _placements_of(self, self.side)]
+        if self.phase == ARRANGE:
+            return [_ARRANGES[p] for p in pip_scores(self.dice)]
+        if self.phase == CLAIM:
+            return [_CLAIM, _DECLINE]
         raise AssertionError(f"unknown phase {self.phase}")
 
     def is_legal(self, action: Action) -> bool:
@@ -406,7 +438,14 @@ class WhiteDieState(State):
         if isinstance(action, Stand):
             if self.phase == MATCH_LAST:
                 return self._score(_matching_points(self.dice, self.opponent_dice))
-            return self._score(_challenge_points(self.white, self.dice, self.game.poker_chart))
+            return self._finish(self.dice)
+        if isinstance(action, Arrange):
+            return self._score(action.points)
+        if isinstance(action, Claim):
+            if action.take:
+                grid = claim(self.grid, 0)
+                return _replace(self, grid=grid)._score(tictactoe_score(grid))
+            return self._score(tictactoe_score(self.grid), declined=True)
         assert isinstance(action, Reroll)
         mine = self.opponent_dice if self.phase == MATCH_OPPONENT else self.dice
         kept = remove(mine, action.values)
@@ -451,7 +490,7 @@ class WhiteDieState(State):
         if self.phase == REROLL:
             state = _replace(self, rolling=0, kept=(), dice=new)
             if state.rerolls_left == 0:
-                return state._score(_challenge_points(self.white, new, self.game.poker_chart))
+                return state._finish(new)
             return state
         if self.phase == MATCH_PLAYER:
             return _replace(self, rolling=0, kept=(), dice=new, phase=MATCH_OPPONENT)
@@ -495,7 +534,18 @@ class WhiteDieState(State):
         neither can place the empty squares are claimed and the player scores."""
         return _handover(self, self.grid, self.dice, self.opponent_dice, self.side)
 
-    def _score(self, points: int) -> WhiteDieState:
+    def _finish(self, dice: Dice) -> WhiteDieState:
+        """Poker, Pips or Sixes is over with ``dice`` (this state's): score them, or in
+        Pips with free choices let the player arrange his square where that can matter
+        (more than one score reachable and the best not winning at once)."""
+        chart = self.game.poker_chart
+        if self.white == 5 and self.game.free_choices:
+            reachable = pip_scores(dice)
+            if len(reachable) > 1 and self.scores[self.turn] + reachable[0] < self.game.target:
+                return _replace(self, phase=ARRANGE, rerolls_left=0)
+        return self._score(_challenge_points(self.white, dice, chart))
+
+    def _score(self, points: int, *, declined: bool = False) -> WhiteDieState:
         scores = list(self.scores)
         scores[self.turn] += points
         result = ChallengeResult(
@@ -506,6 +556,7 @@ class WhiteDieState(State):
             self.opponent,
             self.opponent_dice if self.white == 4 else (),
             self.grid if self.white == 3 else (),
+            declined,
         )
         return self._next_turn(tuple(scores), result)
 
@@ -561,6 +612,10 @@ class WhiteDieState(State):
 
 
 _STAND = Stand()
+_CLAIM = Claim(True)
+_DECLINE = Claim(False)
+#: ``_ARRANGES[p]`` is ``Arrange(p)``, made once (a square scores 0..8)
+_ARRANGES: tuple[Arrange, ...] = tuple(Arrange(p) for p in range(9))
 #: the chance phases and how many dice each rolls (a reroll: ``rolling`` dice)
 _CHANCE_PHASES: dict[str, int] = {START: 5, ROLL: 5, OPPONENT_ROLL: 4}
 #: ``_PLACES[v][sq]`` is ``Place(v, sq)``, made once
@@ -593,8 +648,16 @@ def _handover(
         if placement_tuple(grid, _distinct(held), side == PLAYER_SIDE):
             return _replace(state, side=side, **changes)
     claimed = claim(grid, len(dice))
+    points = tictactoe_score(claimed)
+    if (
+        not dice
+        and state.game.free_choices
+        and points != tictactoe_score(grid)
+        and state.scores[state.turn] + points < state.game.target
+    ):  # the player may claim or leave the squares empty, and it can matter
+        return _replace(state, **{**changes, "grid": grid, "side": last, "phase": CLAIM})
     final = _replace(state, **{**changes, "grid": claimed, "side": last})
-    return final._score(tictactoe_score(claimed))
+    return final._score(points)
 
 
 def _placements_of(state: WhiteDieState, side: int) -> tuple[tuple[int, int], ...]:
@@ -674,7 +737,9 @@ def _replace(state: WhiteDieState, **changes: Any) -> WhiteDieState:
 
 # The board module's names are re-exported (most callers import them from here).
 __all__ = [
+    "ARRANGE",
     "CHOOSE",
+    "CLAIM",
     "MATCH_LAST",
     "MATCH_OPPONENT",
     "MATCH_PLAYER",
@@ -688,7 +753,9 @@ __all__ = [
     "START",
     "TICTACTOE",
     "Action",
+    "Arrange",
     "ChallengeResult",
+    "Claim",
     "ChooseOpponent",
     "Phase",
     "Place",
