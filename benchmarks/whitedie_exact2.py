@@ -91,7 +91,9 @@ def main() -> None:
             # keep the other reading's table and order tables (claim fixed or free)
             kept = f"tttorder_{int(not args.free)}_"
             arrays = {
-                k: data[k] for k in data.files if not k.startswith("tttorder_") or k.startswith(kept)
+                k: data[k]
+                for k in data.files
+                if not k.startswith("tttorder_") or k.startswith(kept)
             }
         arrays[key] = win
         arrays.update({order_key_name(k): v.astype(np.int8) for k, v in sol.orders.items()})

@@ -27,8 +27,7 @@ from dicehall.bots.whitedie.maxn import (
 from dicehall.bots.whitedie.solved import winprob_table
 from dicehall.bots.whitedie.tables import load_tables
 from dicehall.bots.whitedie.winprob import Utility, points_utility, utility_for
-from dicehall.games.whitedie.challenges import EMPTY_GRID
-from dicehall.games.whitedie.challenges import claim, pip_scores, tictactoe_score
+from dicehall.games.whitedie.challenges import EMPTY_GRID, claim, pip_scores, tictactoe_score
 from dicehall.games.whitedie.rules import (
     ARRANGE,
     CHOOSE,

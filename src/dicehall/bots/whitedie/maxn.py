@@ -65,10 +65,13 @@ highest score total down as far as it went (its ``lowest_total``)."""
 MAXN21_FREE_TABLES = Path(__file__).with_name("maxn3_21_free.npz")
 """The same for the default game with free choices (the player arranges Pips)."""
 
+MAXN_FREE_TABLES = Path(__file__).with_name("maxn3_8_free.npz")
+"""The complete three-player table with ``target=8`` for the game with free choices."""
+
 MAXN4_FREE_TABLES = Path(__file__).with_name("maxn4_8_free.npz")
 """Four players with ``target=8`` and free choices: the largest four-player table shipped."""
 
-SHIPPED = (MAXN_TABLES, MAXN21_TABLES, MAXN21_FREE_TABLES, MAXN4_FREE_TABLES)
+SHIPPED = (MAXN_TABLES, MAXN_FREE_TABLES, MAXN21_TABLES, MAXN21_FREE_TABLES, MAXN4_FREE_TABLES)
 
 EXACT_PLAYERS = (2, 3)
 """Player counts whose perfect play is solved (two by ``winprob``, three here)."""

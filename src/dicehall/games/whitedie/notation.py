@@ -87,6 +87,11 @@ def _parse(state: WhiteDieState, text: str, raw: str) -> Action:
         if not m:
             raise state.syntax_error(raw, "choose your opponent by seat number, e.g. 'opponent 2'")
         return ChooseOpponent(int(m.group(1)) - 1)
+    if state.phase not in (ARRANGE, CLAIM):  # said at the wrong time: say when they apply
+        if text in ("claim", "decline"):
+            return Claim(text == "claim")
+        if re.fullmatch(r"arrange \d+", text):
+            return Arrange(int(text.split()[1]))
     if state.phase == ARRANGE:
         if text in ("best", "arrange best", "stand", "s"):
             return Arrange(pip_scores(state.dice)[0])
@@ -96,7 +101,9 @@ def _parse(state: WhiteDieState, text: str, raw: str) -> Action:
         return Arrange(int(m.group(1)))
     if state.phase == CLAIM:
         if text not in _CLAIMS:
-            raise state.syntax_error(raw, "answer 'claim' (the empty squares are yours) or 'decline'")
+            raise state.syntax_error(
+                raw, "answer 'claim' (the empty squares are yours) or 'decline'"
+            )
         return Claim(_CLAIMS[text])
     if state.phase == TICTACTOE:
         m = _PLACE.match(text)

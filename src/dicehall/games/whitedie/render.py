@@ -30,9 +30,9 @@ from dicehall.games.whitedie.challenges import (
     best_pip_square,
     challenge_score,
     claim,
+    matching_score,
     pip_scores,
     pip_square,
-    matching_score,
     poker_hand,
     sixes_sets,
     tictactoe_score,
@@ -188,12 +188,12 @@ def challenge_lines(state: WhiteDieState) -> list[str]:
         ]
         return lines + ["  " + row for row in str(best_pip_square(state.dice)).splitlines()]
     if state.phase == CLAIM:
-        taken, left = tictactoe_score(claim(state.grid, 0)), tictactoe_score(state.grid)
+        taken, kept = tictactoe_score(claim(state.grid, 0)), tictactoe_score(state.grid)
         lines = [f"White 3: Tic-tac-toe — {who} [x] against {opp} (x): nobody can place"]
         lines += ["  " + ln for ln in grid_lines(state.grid)]
         lines.append(
             f"  {who} has placed all his dice: claim the empty squares ({taken} points) "
-            f"or decline ({left})"
+            f"or decline ({kept})"
         )
         return lines
     if state.phase == CHOOSE:

@@ -24,16 +24,16 @@ that do not name the option replay under them).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import MISSING, dataclass, field, fields
 from fractions import Fraction
 from functools import cache
 from itertools import product
-from typing import Any
+from typing import Any, ClassVar
 
 from dicehall.core.errors import GameOverError
 from dicehall.core.game import CHANCE, TERMINAL, Game, State
-from dicehall.core.options import Option
+from dicehall.core.options import Option, OptionValue
 from dicehall.games.whitedie.board import (
     ARRANGE,
     CHOOSE,
@@ -52,8 +52,8 @@ from dicehall.games.whitedie.board import (
     Action,
     Arrange,
     ChallengeResult,
-    Claim,
     ChooseOpponent,
+    Claim,
     Phase,
     Place,
     Reroll,
@@ -163,7 +163,8 @@ class WhiteDie(Game):
     min_players = 2
     max_players = 6
     option_specs = OPTIONS
-    record_defaults = {"free_choices": False}  # records written before the option existed
+    # records written before the option existed were played without the free choices
+    record_defaults: ClassVar[Mapping[str, OptionValue]] = {"free_choices": False}
 
     @property
     def target(self) -> int:
@@ -755,8 +756,8 @@ __all__ = [
     "Action",
     "Arrange",
     "ChallengeResult",
-    "Claim",
     "ChooseOpponent",
+    "Claim",
     "Phase",
     "Place",
     "Reroll",
