@@ -459,17 +459,32 @@ class PipSquare:
         return "\n".join(" ".join(row) for row in self.rows())
 
 
-@cache
 def _best_square(dice: Dice) -> PipSquare:
-    best: PipSquare | None = None
-    for order in dict.fromkeys(permutations(dice)):
-        choices = [range(len(PIP_LAYOUTS[f])) for f in order]
-        for turns in product(*choices):
-            square = PipSquare(tuple(order), tuple(turns))
-            if best is None or square.score() > best.score():
-                best = square
-    assert best is not None
-    return best
+    """The first square (in the search order of ``_pip_squares``) with the most points."""
+    return next(iter(_pip_squares(dice).values()))
+
+
+def _used(layout: tuple[str, ...]) -> tuple[int, int]:
+    """Bit masks of the rows and of the columns (0..2) of a 3x3 layout that hold a pip."""
+    rows = sum(1 << r for r in range(3) if "o" in layout[r])
+    cols = sum(1 << c for c in range(3) if any(layout[r][c] == "o" for r in range(3)))
+    return rows, cols
+
+
+#: ``_USED[face][turn]``: the rows and columns each layout uses (what a square's score needs)
+_USED: dict[int, tuple[tuple[int, int], ...]] = {
+    face: tuple(_used(layout) for layout in layouts) for face, layouts in PIP_LAYOUTS.items()
+}
+_EMPTY = tuple(3 - bin(m).count("1") for m in range(8))  # empty lines of a 3-bit mask
+
+
+def _square_score(order: Dice, turns: tuple[int, ...]) -> int:
+    """``PipSquare(order, turns).score()`` from the layouts' masks: dice 0 and 1 share the
+    top rows, 2 and 3 the bottom ones; 0 and 2 the left columns, 1 and 3 the right ones."""
+    (r0, c0), (r1, c1), (r2, c2), (r3, c3) = (
+        _USED[f][t] for f, t in zip(order, turns, strict=True)
+    )
+    return _EMPTY[r0 | r1] + _EMPTY[r2 | r3] + _EMPTY[c0 | c2] + _EMPTY[c1 | c3]
 
 
 def best_pip_square(dice: Sequence[int]) -> PipSquare:
@@ -498,10 +513,9 @@ def _pip_squares(dice: Dice) -> dict[int, PipSquare]:
     for order in dict.fromkeys(permutations(dice)):
         choices = [range(len(PIP_LAYOUTS[f])) for f in order]
         for turns in product(*choices):
-            square = PipSquare(tuple(order), tuple(turns))
-            found.setdefault(square.score(), square)
-    best = _best_square(dice)
-    found[best.score()] = best
+            score = _square_score(order, turns)
+            if score not in found:
+                found[score] = PipSquare(tuple(order), tuple(turns))
     return {s: found[s] for s in sorted(found, reverse=True)}
 
 
