@@ -366,7 +366,7 @@ class WhiteDieState(State):
         if player == CHANCE:
             return [a for a, _ in self.chance_outcomes()]
         if self.phase == CHOOSE:
-            return [ChooseOpponent(s) for s in range(len(self.scores)) if s != self.turn]
+            return [_OPPONENTS[s] for s in range(len(self.scores)) if s != self.turn]
         if self.phase == REROLL:
             return [_STAND, *_rerolls(self.dice, None)]
         if self.phase == MATCH_PLAYER:
@@ -425,6 +425,26 @@ class WhiteDieState(State):
             id(action)
         ) is action:
             return self._after_roll(action)
+        # the common decisions, checked against the tables legal_actions() is built from
+        kind = type(action)
+        if not self.rolling:
+            if kind is Place and phase == TICTACTOE:
+                if (action.value, action.square) in _placements_of(self, self.side):  # type: ignore[union-attr]
+                    return self._after_place(action)  # type: ignore[arg-type]
+            elif kind is ChooseOpponent and phase == CHOOSE:
+                seat = action.seat  # type: ignore[union-attr]
+                if seat != self.turn and 0 <= seat < len(self.scores):
+                    return _replace(self, phase=OPPONENT_ROLL, opponent=seat)
+            elif kind is Stand and phase == REROLL:
+                return self._finish(self.dice)
+            elif kind is Reroll and phase in _REROLL_SIZES:
+                mine = self.opponent_dice if phase == MATCH_OPPONENT else self.dice
+                values = action.values  # type: ignore[union-attr]
+                if values in _sub_multisets(mine, _REROLL_SIZES[phase]):
+                    rerolls = self.rerolls_left - 1 if phase == REROLL else 0
+                    return _replace(
+                        self, rolling=len(values), kept=_remove(mine, values), rerolls_left=rerolls
+                    )
         player = self.current_player()
         if not self.is_legal(action):
             if player == CHANCE:
@@ -449,8 +469,7 @@ class WhiteDieState(State):
             return self._score(tictactoe_score(self.grid), declined=True)
         assert isinstance(action, Reroll)
         mine = self.opponent_dice if self.phase == MATCH_OPPONENT else self.dice
-        kept = remove(mine, action.values)
-        assert kept is not None
+        kept = _remove(mine, action.values)
         rerolls = self.rerolls_left - 1 if self.phase == REROLL else 0
         return _replace(self, rolling=len(action.values), kept=kept, rerolls_left=rerolls)
 
@@ -519,13 +538,11 @@ class WhiteDieState(State):
         grid = list(self.grid)
         grid[place.square] = place.value if self.side == PLAYER_SIDE else -place.value
         if self.side == PLAYER_SIDE:
-            dice = remove(self.dice, (place.value,))
-            assert dice is not None
+            dice = _remove(self.dice, (place.value,))
             return _handover(
                 self, tuple(grid), dice, self.opponent_dice, self.side, grid=tuple(grid), dice=dice
             )
-        opp = remove(self.opponent_dice, (place.value,))
-        assert opp is not None
+        opp = _remove(self.opponent_dice, (place.value,))
         return _handover(
             self, tuple(grid), self.dice, opp, self.side, grid=tuple(grid), opponent_dice=opp
         )
@@ -613,6 +630,8 @@ class WhiteDieState(State):
 
 
 _STAND = Stand()
+#: ``_OPPONENTS[s]`` is ``ChooseOpponent(s)``, made once
+_OPPONENTS: tuple[ChooseOpponent, ...] = tuple(ChooseOpponent(s) for s in range(6))
 _CLAIM = Claim(True)
 _DECLINE = Claim(False)
 #: ``_ARRANGES[p]`` is ``Arrange(p)``, made once (a square scores 0..8)
@@ -664,6 +683,15 @@ def _handover(
 def _placements_of(state: WhiteDieState, side: int) -> tuple[tuple[int, int], ...]:
     dice = state.dice if side == PLAYER_SIDE else state.opponent_dice
     return placement_tuple(state.grid, _distinct(dice), side == PLAYER_SIDE)
+
+
+@cache
+def _remove(dice: Dice, values: Dice) -> Dice:
+    """``remove`` of values that are all there (legal rerolls and placements), cached
+    per (hand, values): a few thousand pairs."""
+    rest = remove(dice, values)
+    assert rest is not None, (dice, values)
+    return rest
 
 
 @cache
@@ -727,8 +755,7 @@ def _replace(state: WhiteDieState, **changes: Any) -> WhiteDieState:
     """What ``dataclasses.replace`` does (a copy with ``changes``, a fresh ``_cache``),
     without its per-call introspection and ``__init__``: this is the hot path of play.
     """
-    assert _FIELDS.issuperset(changes), f"not fields of a state: {set(changes) - _FIELDS}"
-    values = state.__dict__.copy()
+    values = state.__dict__.copy()  # every caller passes field names (a test reads them)
     values.update(changes)
     values["_cache"] = {}
     new = object.__new__(WhiteDieState)
