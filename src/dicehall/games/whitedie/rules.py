@@ -346,9 +346,10 @@ class WhiteDieState(State):
 
     def outcome_from_dice(self, faces: Sequence[int]) -> Roll:
         """The outcome of rolled ``faces``; at a five-dice roll the first is the white die."""
-        if self.phase == OVER or not self.is_chance_node():
+        kind = self.rolling or _PHASE_KIND.get(self.phase)
+        if not kind:
             raise ValueError(f"expected 0 faces 1..6, got {tuple(faces)}: this is no chance node")
-        roll = _outcome_table(self._chance_kind())[0].get(tuple(faces))
+        roll = _OUTCOME_FACES[kind].get(tuple(faces))
         if roll is None:
             raise ValueError(f"expected {self.chance_dice()} faces 1..6, got {tuple(faces)}")
         return roll
@@ -421,9 +422,8 @@ class WhiteDieState(State):
         if phase == OVER:
             raise GameOverError(str(action))
         # at a chance node: one of the outcomes themselves (outcome_from_dice's), by identity
-        if (self.rolling or phase in _CHANCE_PHASES) and _OUTCOME_IDS[self._chance_kind()].get(
-            id(action)
-        ) is action:
+        chance = self.rolling or _PHASE_KIND.get(phase)
+        if chance and _OUTCOME_IDS[chance].get(id(action)) is action:
             return self._after_roll(action)
         # the common decisions, checked against the tables legal_actions() is built from
         kind = type(action)
@@ -487,7 +487,7 @@ class WhiteDieState(State):
         if self.phase == ROLL:
             assert roll.white is not None
             if roll.white == 1:
-                if self.leads(self.turn):
+                if self.scores[self.turn] >= max(self.scores):  # he leads or is tied for it
                     return self._next_turn(self.scores, None)
                 return self  # behind: he ignores the roll and rolls all five again
             if roll.white in (2, 5, 6):
@@ -723,6 +723,12 @@ def _matching_points(mine: Dice, theirs: Dice) -> int:
 _OUTCOME_IDS: dict[str | int, dict[int, Roll]] = {
     kind: _outcome_table(kind)[1] for kind in ("start", "turn", 1, 2, 3, 4)
 }
+#: the faces -> outcome tables, per kind of chance node
+_OUTCOME_FACES: dict[str | int, dict[tuple[int, ...], Roll]] = {
+    kind: _outcome_table(kind)[0] for kind in ("start", "turn", 1, 2, 3, 4)
+}
+#: the kind of chance node of each chance phase (while nobody is rerolling)
+_PHASE_KIND: dict[str, str | int] = {START: "start", ROLL: "turn", OPPONENT_ROLL: 4}
 #: the values of a state's fields that ``__init__`` would give by default
 _DEFAULTS: dict[str, Any] = {
     f.name: f.default for f in fields(WhiteDieState) if f.default is not MISSING
