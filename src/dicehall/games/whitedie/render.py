@@ -184,7 +184,8 @@ def challenge_lines(state: WhiteDieState) -> list[str]:
         can = ", ".join(map(str, pip_scores(state.dice)))
         lines = [
             f"White 5: Pips — {who} arranges his square",
-            f"  dice: {dice_text(state.dice)}   (arrangements score {can}; the best:)",
+            f"  dice: {dice_text(state.dice)}   squares can score {can}: type 'arrange N' "
+            "or 'best' (this one):",
         ]
         return lines + ["  " + row for row in str(best_pip_square(state.dice)).splitlines()]
     if state.phase == CLAIM:
@@ -192,8 +193,8 @@ def challenge_lines(state: WhiteDieState) -> list[str]:
         lines = [f"White 3: Tic-tac-toe — {who} [x] against {opp} (x): nobody can place"]
         lines += ["  " + ln for ln in grid_lines(state.grid)]
         lines.append(
-            f"  {who} has placed all his dice: claim the empty squares ({taken} points) "
-            f"or decline ({kept})"
+            f"  {who} has placed all his dice: 'claim' the empty squares ({taken} points) "
+            f"or 'decline' ({kept})"
         )
         return lines
     if state.phase == CHOOSE:
