@@ -227,16 +227,15 @@ def placement_tuple(grid: Grid, values: Dice, player: bool) -> tuple[tuple[int, 
     """
     # what can_place decides for each (value, square): a square takes the values
     # that fit one of its neighbours, a bit mask per neighbour's face
-    fit = _FIT_MASKS[player]
+    fit = _FIT_SIGNED[player]  # indexed by the neighbour's cell + 7 (empty cells fit nothing)
     masks = [0] * 9
     for sq in range(9):
         if not grid[sq]:
             m = 0
             for n in NEIGHBOURS[sq]:
-                if grid[n]:
-                    m |= fit[abs(grid[n])]
+                m |= fit[grid[n] + 7]
             masks[sq] = m
-    return tuple((v, sq) for v in values for sq in range(9) if masks[sq] >> v & 1)
+    return tuple((v, sq) for v in values for sq in _NINE if masks[sq] >> v & 1)
 
 
 #: for the player (True) and the opponent (False): for each neighbour's face 0..7
@@ -245,6 +244,11 @@ _FIT_MASKS: dict[bool, tuple[int, ...]] = {
     side: tuple(sum(1 << v for v in range(1, 7) if m and fits(v, m, player=side)) for m in range(8))
     for side in (True, False)
 }
+#: the same by the signed cell value -7..7 (index cell + 7: the player's, empty, the opponent's)
+_FIT_SIGNED: dict[bool, tuple[int, ...]] = {
+    side: tuple(_FIT_MASKS[side][abs(c)] for c in range(-7, 8)) for side in (True, False)
+}
+_NINE = range(9)
 
 
 def claim(grid: Grid, player_dice_left: int) -> Grid:

@@ -506,7 +506,7 @@ class WhiteDieState(State):
         if self.phase == OPPONENT_ROLL:
             return self._after_opponent_roll(roll.dice)
         # a reroll
-        new = tuple(sorted(self.kept + roll.dice))
+        new = _merge(self.kept, roll.dice)
         if self.phase == REROLL:
             state = _replace(self, rolling=0, kept=(), dice=new)
             if state.rerolls_left == 0:
@@ -535,17 +535,18 @@ class WhiteDieState(State):
         )
 
     def _after_place(self, place: Place) -> WhiteDieState:
-        grid = list(self.grid)
-        grid[place.square] = place.value if self.side == PLAYER_SIDE else -place.value
+        cells = list(self.grid)
+        sq, value = place.square, place.value
         if self.side == PLAYER_SIDE:
-            dice = _remove(self.dice, (place.value,))
-            return _handover(
-                self, tuple(grid), dice, self.opponent_dice, self.side, grid=tuple(grid), dice=dice
-            )
-        opp = _remove(self.opponent_dice, (place.value,))
-        return _handover(
-            self, tuple(grid), self.dice, opp, self.side, grid=tuple(grid), opponent_dice=opp
-        )
+            cells[sq] = value
+            grid = tuple(cells)
+            dice = _remove(self.dice, (value,))
+            theirs = self.opponent_dice
+            return _handover(self, grid, dice, theirs, PLAYER_SIDE, grid=grid, dice=dice)
+        cells[sq] = -value
+        grid = tuple(cells)
+        opp = _remove(self.opponent_dice, (value,))
+        return _handover(self, grid, self.dice, opp, OPPONENT_SIDE, grid=grid, opponent_dice=opp)
 
     def _next_side(self) -> WhiteDieState:
         """Hand tic-tac-toe to the other side; a side without a placement passes; when
@@ -683,6 +684,12 @@ def _handover(
 def _placements_of(state: WhiteDieState, side: int) -> tuple[tuple[int, int], ...]:
     dice = state.dice if side == PLAYER_SIDE else state.opponent_dice
     return placement_tuple(state.grid, _distinct(dice), side == PLAYER_SIDE)
+
+
+@cache
+def _merge(kept: Dice, rolled: Dice) -> Dice:
+    """The sorted hand of the dice kept and the dice rolled (a few hundred pairs)."""
+    return tuple(sorted(kept + rolled))
 
 
 @cache
