@@ -217,3 +217,14 @@ def test_every_arrangement_is_scored_by_its_rows_and_columns() -> None:
                     best = square
         assert best_pip_square(dice) == best
         assert pip_scores(dice) == tuple(sorted(scores, reverse=True))
+
+
+def test_the_tictactoe_score_table_counts_the_lines_of_every_grid() -> None:
+    # the score read from the table of owned-square masks equals the lines counted
+    from itertools import product
+
+    from dicehall.games.whitedie.challenges import tictactoe_lines, tictactoe_score
+
+    for cells in product((0, 7, -4), repeat=8):  # empty, claimed or owned, the opponent's
+        grid = (*cells[:4], 3, *cells[4:])
+        assert tictactoe_score(grid) == len(tictactoe_lines(grid))

@@ -286,7 +286,20 @@ def tictactoe_score(grid: Grid) -> int:
     >>> tictactoe_score((2, 3, -4, 4, 3, -2, -5, -1, 0))   # top-left block, no line
     1
     """
-    return len(tictactoe_lines(grid))
+    mask = 0
+    for i, c in enumerate(grid):
+        if c > 0:
+            mask |= 1 << i
+    return _MASK_SCORES[mask]
+
+
+def _mask_score(mask: int) -> int:
+    owned = [mask >> i & 1 for i in range(9)]
+    return sum(all(owned[i] for i in shape) for shape in (*LINES, *BLOCKS))
+
+
+#: the score of every set of the player's squares (a 9-bit mask, square i is bit i)
+_MASK_SCORES: tuple[int, ...] = tuple(_mask_score(m) for m in range(512))
 
 
 # ---------------------------------------------------------------------------

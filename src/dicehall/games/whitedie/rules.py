@@ -93,6 +93,12 @@ def _rerolls(dice: Dice, size: int | None) -> tuple[Reroll, ...]:
 
 
 @cache
+def _stand_or_reroll(dice: Dice, size: int | None) -> tuple[Action, ...]:
+    """``stand`` and every reroll of ``dice`` (of ``size`` dice, or any number)."""
+    return (_STAND, *_rerolls(dice, size))
+
+
+@cache
 def _five_dice_outcomes(turn: bool) -> tuple[tuple[Action, Fraction], ...]:
     """Outcomes of rolling all five: at a turn a white 1 is one outcome (the coloured
     dice do not matter then); at the start every white counts with the coloured sum."""
@@ -356,32 +362,35 @@ class WhiteDieState(State):
 
     # -- decisions ------------------------------------------------------------
     def legal_actions(self) -> list[Action]:
-        if "legal" not in self._cache:
-            self._cache["legal"] = self._legal_actions()
-        return list(self._cache["legal"])
+        cache = self._cache
+        legal = cache.get("legal")
+        if legal is None:
+            legal = cache["legal"] = self._legal_actions()
+        return list(legal)
 
-    def _legal_actions(self) -> list[Action]:
-        player = self.current_player()
-        if player == TERMINAL:
-            return []
-        if player == CHANCE:
+    def _legal_actions(self) -> Sequence[Action]:
+        phase = self.phase
+        if not self.rolling:  # the decisions, the commonest first
+            if phase == TICTACTOE:
+                return [_PLACES[v][sq] for v, sq in _placements_of(self, self.side)]
+            if phase == REROLL:
+                return _stand_or_reroll(self.dice, None)
+            if phase == CHOOSE:
+                return _CHOICES[len(self.scores)][self.turn]
+            if phase == MATCH_PLAYER:
+                return _rerolls(self.dice, 2)
+            if phase == MATCH_OPPONENT:
+                return _rerolls(self.opponent_dice, 2)
+            if phase == MATCH_LAST:
+                return _stand_or_reroll(self.dice, 1)
+            if phase == ARRANGE:
+                return [_ARRANGES[p] for p in pip_scores(self.dice)]
+            if phase == CLAIM:
+                return (_CLAIM, _DECLINE)
+            if phase == OVER:
+                return ()
+        if self.current_player() == CHANCE:
             return [a for a, _ in self.chance_outcomes()]
-        if self.phase == CHOOSE:
-            return [_OPPONENTS[s] for s in range(len(self.scores)) if s != self.turn]
-        if self.phase == REROLL:
-            return [_STAND, *_rerolls(self.dice, None)]
-        if self.phase == MATCH_PLAYER:
-            return list(_rerolls(self.dice, 2))
-        if self.phase == MATCH_OPPONENT:
-            return list(_rerolls(self.opponent_dice, 2))
-        if self.phase == MATCH_LAST:
-            return [_STAND, *_rerolls(self.dice, 1)]
-        if self.phase == TICTACTOE:
-            return [_PLACES[v][sq] for v, sq in _placements_of(self, self.side)]
-        if self.phase == ARRANGE:
-            return [_ARRANGES[p] for p in pip_scores(self.dice)]
-        if self.phase == CLAIM:
-            return [_CLAIM, _DECLINE]
         raise AssertionError(f"unknown phase {self.phase}")
 
     def is_legal(self, action: Action) -> bool:
@@ -633,6 +642,11 @@ class WhiteDieState(State):
 _STAND = Stand()
 #: ``_OPPONENTS[s]`` is ``ChooseOpponent(s)``, made once
 _OPPONENTS: tuple[ChooseOpponent, ...] = tuple(ChooseOpponent(s) for s in range(6))
+#: ``_CHOICES[n][turn]``: the opponents the player on turn may choose among ``n`` seats
+_CHOICES: dict[int, tuple[tuple[ChooseOpponent, ...], ...]] = {
+    n: tuple(tuple(_OPPONENTS[s] for s in range(n) if s != turn) for turn in range(n))
+    for n in range(2, 7)
+}
 _CLAIM = Claim(True)
 _DECLINE = Claim(False)
 #: ``_ARRANGES[p]`` is ``Arrange(p)``, made once (a square scores 0..8)
