@@ -22,7 +22,7 @@ default game's table ``maxn3_21.npz`` is made that way:
 ``--free`` solves the game with free choices (the default rules since the player arranges
 his Pips square and decides the claim): ``--free --target 21 --checkpoint
 src/dicehall/bots/whitedie/maxn3_21_free.npz`` and, four players at a reduced target,
-``--free --players 4 --target 8 --checkpoint src/dicehall/bots/whitedie/maxn4_8_free.npz``.
+``--free --players 4 --target 6 --checkpoint src/dicehall/bots/whitedie/maxn4_6_free.npz``.
 """
 
 from __future__ import annotations

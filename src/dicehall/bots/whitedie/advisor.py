@@ -50,7 +50,7 @@ WIN = "win"
 
 
 def maxn_solution(state: WhiteDieState) -> MaxnSolution | None:
-    """The max^n table for this game's options when one is shipped (three players) and
+    """The max^n table for this game's options when one is shipped (three or four players) and
     holds this position (a partial table holds the positions from its lowest score
     total up)."""
     n = len(state.scores)
@@ -74,7 +74,7 @@ def outcome_table(state: WhiteDieState, sol: MaxnSolution) -> np.ndarray:
 
 def utility(state: WhiteDieState) -> Utility:
     """What each score of the current challenge is worth to the player on turn in
-    winning chances (two players exact; three with a shipped max^n table exact; else
+    winning chances (two players exact; three or four with a shipped max^n table exact; else
     against his strongest rival)."""
     game = state.game
     sol = maxn_solution(state)

@@ -22,13 +22,18 @@ preferences over the reachable scores are opposite (the player's chance rises wi
 his score, the opponent's falls); ``MaxnSolution.ttt_exact`` counts the positions
 where that holds for every opponent, and the rest are the documented approximation.
 
-Cost: one policy evaluation per position per iteration (about 0.09 s), so
+With ``free`` (the default game, option ``free_choices``) the player also arranges
+his Pips square to the reachable score worth most to him; the optional claim is then
+taken wherever the score minimax is exact (more squares never hurt there).
+
+Cost: one policy evaluation per position per iteration (0.06 to 0.1 s), so
 ``target ** n`` positions: 9,261 for three players at the default target (shipped,
-``maxn3_21.npz``: 41 minutes of one niced process on a shared machine), 194,481 for
-four (about a day of one core), 4 million for five: for four players and more
-``perfect`` uses the two-player approximation of ``winprob``. Long solves write a
-checkpoint after every score total and resume from it; a table stopped early is exact
-from its ``lowest_total`` up and is used there.
+``maxn3_21_free.npz`` and ``maxn3_21.npz``: 30 to 41 minutes of one niced process on a
+shared machine), 194,481 for four (about a day of one core: only ``target=6`` is
+shipped, ``maxn4_6_free.npz``), 4 million for five: elsewhere ``perfect`` uses the
+two-player approximation of ``winprob``. Long solves write a checkpoint after every
+score total and resume from it; a table stopped early is exact from its
+``lowest_total`` up and is used there.
 """
 
 from __future__ import annotations
@@ -68,13 +73,14 @@ MAXN21_FREE_TABLES = Path(__file__).with_name("maxn3_21_free.npz")
 MAXN_FREE_TABLES = Path(__file__).with_name("maxn3_8_free.npz")
 """The complete three-player table with ``target=8`` for the game with free choices."""
 
-MAXN4_FREE_TABLES = Path(__file__).with_name("maxn4_8_free.npz")
-"""Four players with ``target=8`` and free choices: the largest four-player table shipped."""
+MAXN4_FREE_TABLES = Path(__file__).with_name("maxn4_6_free.npz")
+"""Four players with ``target=6`` and free choices: the largest four-player table shipped."""
 
 SHIPPED = (MAXN_TABLES, MAXN_FREE_TABLES, MAXN21_TABLES, MAXN21_FREE_TABLES, MAXN4_FREE_TABLES)
 
-EXACT_PLAYERS = (2, 3)
-"""Player counts whose perfect play is solved (two by ``winprob``, three here)."""
+EXACT_PLAYERS = (2, 3, 4)
+"""Player counts whose perfect play is solved somewhere (two by ``winprob`` at every
+target; three here at targets 21 and 8, four at target 6)."""
 
 
 # -- matching with two objectives ----------------------------------------------------
