@@ -678,10 +678,14 @@ def _handover(
     """``state`` with ``changes`` (which make its ``grid`` and both sides' dice these),
     tic-tac-toe handed to the side after ``last``: a side without a placement passes;
     when neither can place the empty squares are claimed and the player scores."""
-    for side in (1 - last, last):
-        held = dice if side == PLAYER_SIDE else opponent_dice
-        if placement_tuple(grid, _distinct(held), side == PLAYER_SIDE):
-            return _replace(state, side=side, **changes)
+    if last == PLAYER_SIDE:  # the other side first, then the same side again
+        order = ((OPPONENT_SIDE, opponent_dice, False), (PLAYER_SIDE, dice, True))
+    else:
+        order = ((PLAYER_SIDE, dice, True), (OPPONENT_SIDE, opponent_dice, False))
+    for side, held, player in order:
+        if held and placement_tuple(grid, _distinct(held), player):
+            changes["side"] = side
+            return _replace(state, **changes)
     claimed = claim(grid, len(dice))
     points = tictactoe_score(claimed)
     if (
@@ -766,11 +770,11 @@ def _fresh(
 ) -> WhiteDieState:
     """``WhiteDieState(game, scores, phase, turn=turn, last=last, winner=winner)``
     without the dataclass ``__init__`` (a new turn starts on every challenge)."""
-    new = object.__new__(WhiteDieState)
+    new = _NEW(WhiteDieState)
     values = _DEFAULTS.copy()
     values.update(game=game, scores=scores, phase=phase, turn=turn, last=last, winner=winner)
     values["_cache"] = {}
-    object.__setattr__(new, "__dict__", values)
+    _SET(new, "__dict__", values)
     return new
 
 
@@ -785,9 +789,13 @@ def _replace(state: WhiteDieState, **changes: Any) -> WhiteDieState:
     values = state.__dict__.copy()  # every caller passes field names (a test reads them)
     values.update(changes)
     values["_cache"] = {}
-    new = object.__new__(WhiteDieState)
-    object.__setattr__(new, "__dict__", values)
+    new = _NEW(WhiteDieState)
+    _SET(new, "__dict__", values)
     return new
+
+
+_NEW = object.__new__
+_SET = object.__setattr__
 
 
 # The board module's names are re-exported (most callers import them from here).
