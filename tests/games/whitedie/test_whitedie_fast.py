@@ -79,7 +79,8 @@ def test_every_replace_names_fields_of_the_state() -> None:
     tree = ast.parse(inspect.getsource(rules))
     named: set[str] = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and getattr(node.func, "id", None) in ("_replace", "_handover"):
+        called = getattr(node, "func", None)
+        if isinstance(node, ast.Call) and getattr(called, "id", None) in ("_replace", "_handover"):
             named |= {k.arg for k in node.keywords if k.arg is not None}
             for k in node.keywords:  # **{...} literals
                 if k.arg is None and isinstance(k.value, ast.Dict):
