@@ -127,6 +127,11 @@ def test_free_pips_arrangements() -> None:
     fewest = np.arange(13.0)[::-1]  # a player who wants as few points as he can get
     assert list(free_pip_scores(fewest)) == [min(s) for s in sets]
     assert list(free_pip_scores(np.arange(13.0))) == [max(s) for s in sets]
+    # the bots' reroll solver takes the same scores (from the rules engine's list)
+    from dicehall.bots.whitedie.reroll import final_scores
+
+    for u in (fewest, np.arange(13.0), np.random.default_rng(5).random(13)):
+        assert list(final_scores(5, u, free=True)) == list(free_pip_scores(u))
     # the solver's choices are exactly the rules engine's arrangements
     for dice, options in zip(MULTISETS, sets, strict=True):
         assert set(pip_scores(dice)) == options

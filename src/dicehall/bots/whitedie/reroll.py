@@ -33,7 +33,7 @@ from dicehall.bots.whitedie.dice import (
     option_matrix,
     reroll_options,
 )
-from dicehall.games.whitedie.challenges import challenge_score
+from dicehall.games.whitedie.challenges import challenge_score, pip_scores
 
 SCALE = 1296
 """Denominator of one level of rerolling (6**4)."""
@@ -133,10 +133,8 @@ def final_scores(
     """The score each of the 126 multisets ends the challenge with: its score, or in
     Pips with ``free`` arrangement the reachable score worth most under ``utility``
     (the highest among equals)."""
-    if white == 5 and free:
-        from dicehall.bots.whitedie.winprob import free_pip_scores
-
-        return free_pip_scores(utility)
+    if white == 5 and free:  # the reachable scores come highest first: max keeps the highest
+        return np.array([max(pip_scores(d), key=lambda x: utility[x]) for d in MULTISETS])
     return np.array(scores(white, chart))
 
 
