@@ -2,7 +2,8 @@
 others, and how often the starting player wins (prints the figures).
 
     python benchmarks/whitedie_arena.py [--players 3 4 6] [--games 2000] [--seed 20]
-                                        [--out benchmarks/results/whitedie_arena.jsonl]
+                                        [--free-choices true|false]
+                                        [--out benchmarks/results/whitedie_arena_free.jsonl]
 
 The perfect bot's seat rotates through every seat (game i: seat i mod n); each game's
 dice come from its own seed. Every finished game is appended to ``--out`` at once
@@ -10,6 +11,11 @@ dice come from its own seed. Every finished game is appended to ``--out`` at onc
 turns), and a rerun resumes where the file stops. Figures: perfect's winning share
 with a 95% Wilson interval (a seat with no skill edge wins 1/n), and the starting
 player's winning share with its interval.
+
+``--free-choices`` is the game's option (default true: the player arranges Pips and
+decides the claim). The figures of ``whitedie_arena.jsonl`` and
+``whitedie_arena_maxn21.jsonl`` were played before that option existed, under the rules
+of ``--free-choices false``, which reproduces them game for game.
 """
 
 from __future__ import annotations
@@ -38,8 +44,8 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return centre - half, centre + half
 
 
-def play(players: int, index: int, seed: int) -> dict[str, int]:
-    game = load_game("whitedie", players=players)
+def play(players: int, index: int, seed: int, free: bool = True) -> dict[str, int]:
+    game = load_game("whitedie", players=players, free_choices=free)
     seat = index % players
     agents = [
         Bot("perfect", seed=seed + index) if s == seat else Bot("greedy") for s in range(players)
@@ -81,8 +87,12 @@ def main() -> None:
     ap.add_argument("--players", type=int, nargs="+", default=[3, 4, 6])
     ap.add_argument("--games", type=int, default=2000)
     ap.add_argument("--seed", type=int, default=20)
-    ap.add_argument("--out", type=Path, default=Path("benchmarks/results/whitedie_arena.jsonl"))
+    ap.add_argument("--free-choices", choices=("true", "false"), default="true")
+    ap.add_argument(
+        "--out", type=Path, default=Path("benchmarks/results/whitedie_arena_free.jsonl")
+    )
     args = ap.parse_args()
+    free = args.free_choices == "true"
     done: dict[int, list[dict[str, int]]] = {}
     if args.out.exists():
         for line in args.out.read_text().splitlines():
@@ -94,7 +104,7 @@ def main() -> None:
         start = time.time()
         with args.out.open("a") as f:
             for index in range(len(rows), args.games):
-                row = play(players, index, args.seed)
+                row = play(players, index, args.seed, free)
                 rows.append(row)
                 f.write(json.dumps(row) + "\n")
                 f.flush()

@@ -11,7 +11,9 @@ The tic-tac-toe order tables it needs (about a minute of search each) are kept i
 ``--cache`` as they are found, so a stopped run resumes. Prints the first player's
 chance, how far the solution moved from the score-minimax one (the previous shipped
 table) and the order tables used. ``--save`` writes the win table and its order tables
-into src/dicehall/bots/whitedie/tables.npz (the shipped default: without ``--free``).
+into src/dicehall/bots/whitedie/tables.npz: with ``--free`` as ``winprob_21_standard_free``
+(the default game, whose player arranges Pips and decides the claim), without it as
+``winprob_21_standard`` (the game with ``free_choices=false``).
 """
 
 from __future__ import annotations
@@ -65,7 +67,7 @@ def main() -> None:
     args = ap.parse_args()
     target, chart = 21, "standard"
     tables = load_tables()
-    key = winprob_key(target, chart)
+    key = winprob_key(target, chart, args.free)
     start = time.time()
     approx = solve_two_player(target, chart, tables, exact=False).win
     print(f"score-minimax solution: first player {approx[0, 0]:.6f} ({time.time() - start:.0f} s)")
@@ -84,9 +86,15 @@ def main() -> None:
     shipped = tables.winprob.get(key)
     if shipped is not None:
         print(f"  largest change from the shipped table: {np.abs(win - shipped).max():.2e}")
-    if args.save and not args.free:
+    if args.save:
         with np.load(PACKAGE_TABLES) as data:
-            arrays = {k: data[k] for k in data.files if not k.startswith("tttorder_")}
+            # keep the other reading's table and order tables (claim fixed or free)
+            kept = f"tttorder_{int(not args.free)}_"
+            arrays = {
+                k: data[k]
+                for k in data.files
+                if not k.startswith("tttorder_") or k.startswith(kept)
+            }
         arrays[key] = win
         arrays.update({order_key_name(k): v.astype(np.int8) for k, v in sol.orders.items()})
         tmp = PACKAGE_TABLES.with_name(PACKAGE_TABLES.name + ".tmp.npz")

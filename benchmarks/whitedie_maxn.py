@@ -18,6 +18,11 @@ default game's table ``maxn3_21.npz`` is made that way:
 
     nice -n 10 python benchmarks/whitedie_maxn.py --target 21 \
         --checkpoint src/dicehall/bots/whitedie/maxn3_21.npz --seconds 6000
+
+``--free`` solves the game with free choices (the default rules since the player arranges
+his Pips square and decides the claim): ``--free --target 21 --checkpoint
+src/dicehall/bots/whitedie/maxn3_21_free.npz`` and, four players at a reduced target,
+``--free --players 4 --target 6 --checkpoint src/dicehall/bots/whitedie/maxn4_6_free.npz``.
 """
 
 from __future__ import annotations
@@ -40,10 +45,11 @@ def main() -> None:
     ap.add_argument("--save", action="store_true")
     ap.add_argument("--checkpoint", type=Path, default=None)
     ap.add_argument("--seconds", type=float, default=None)
+    ap.add_argument("--free", action="store_true", help="the game with free choices (default)")
     args = ap.parse_args()
     sol = solve_maxn(
         args.players, args.target, args.chart, log=print, checkpoint=args.checkpoint,
-        seconds=args.seconds,
+        seconds=args.seconds, free=args.free,
     )  # fmt: skip
     if sol.lowest_total > 0:
         todo = [x for x in _positions(args.players, args.target) if sol.solved(x)]

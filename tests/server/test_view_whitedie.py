@@ -28,6 +28,12 @@ def legal_texts_of(legal: dict[str, Any]) -> set[str]:
         return {o["text"] for o in legal["opponents"]}
     if legal["kind"] == "place":
         return {p["text"] for p in legal["placements"]}
+    if legal["kind"] == "arrange":
+        assert all(a["pips"]["score"] == a["points"] for a in legal["arrangements"])
+        return {a["text"] for a in legal["arrangements"]}
+    if legal["kind"] == "claim":
+        assert legal["claim"]["points"] > legal["decline"]["points"]
+        return {legal["claim"]["text"], legal["decline"]["text"]}
     out = set(legal["rerolls"].values())
     if legal["stand"]:
         out.add(legal["stand"])
@@ -183,3 +189,28 @@ def test_random_games_round_trip_and_legal_texts_are_legal() -> None:
         for text in before.legal_texts()[:2]:
             detail = view.move_view(before, text, before.apply_text(text))
             assert detail is not None and roundtrip(detail) == detail
+
+
+def test_the_free_choices_in_the_views() -> None:
+    game = load_game("whitedie")
+    pips = game.setup([3, 5], 0, white=5, dice=[1, 1, 6, 6], rerolls_left=1).apply_text("stand")
+    legal = view.legal_view(pips)
+    assert legal["kind"] == "arrange" and [a["points"] for a in legal["arrangements"]] == [3, 2, 0]
+    assert view.state_view(pips)["now"]["points"] == 3  # the best square is shown
+    after = pips.apply_text("arrange 2")
+    move = view.move_view(pips, "arrange 2", after)
+    assert move is not None and move["kind"] == "arrange" and move["points"] == 2
+    assert move["scored"]["explain"]["pips"]["score"] == 2
+    assert "the best square scores 3" in move["scored"]["explain"]["text"]
+    s = game.setup([0, 0], 0, white=3, dice=[3, 3, 3, 3], opponent=1, opponent_dice=[1, 1, 1, 1])
+    for text in ("place 3 b1", "place 3 a2", "place 3 c2", "place 3 b3"):
+        s = s.apply_text(text)
+    v = view.state_view(s)
+    assert v["phase"] == "claim" and v["grid"] is not None and "claim" in v["status_line"]
+    legal = view.legal_view(s)
+    assert legal["claim"] == {"text": "claim", "points": 12}
+    assert legal["decline"] == {"text": "decline", "points": 2}
+    after = s.apply_text("decline")
+    move = view.move_view(s, "decline", after)
+    assert move is not None and move["kind"] == "claim" and move["take"] is False
+    assert move["scored"]["points"] == 2 and move["scored"]["explain"]["declined"]

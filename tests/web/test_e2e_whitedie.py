@@ -72,6 +72,16 @@ def decide(page: Any, snap: dict[str, Any], rng: random.Random, seen: Counter[st
         assert f"place {value} {name}" in snap["legal"]
         cell.click()
         return
+    if kind == "arrange":  # Pips with free choices: a button per reachable score, best first
+        buttons = page.locator("[data-button='arrange']")
+        assert buttons.count() == len(moves["arrangements"])
+        points = [int(buttons.nth(i).get_attribute("data-points")) for i in range(buttons.count())]
+        assert points == sorted(points, reverse=True)
+        buttons.nth(rng.randrange(buttons.count())).click()
+        return
+    if kind == "claim":
+        page.locator(f"[data-button='{rng.choice(['claim', 'decline'])}']").click()
+        return
     assert kind == "reroll"
     picks = page.locator("[data-pick].legal")
     assert picks.count() == len(moves["dice"])

@@ -31,6 +31,10 @@ def register(app: typer.Typer) -> None:
             typer.Option(help="also compute and cache the win table for this target"),
         ] = None,
         chart: Annotated[str, typer.Option(help="poker chart for --target")] = "standard",
+        free_choices: Annotated[
+            bool,
+            typer.Option(help="for --target: the game with free choices (its default) or not"),
+        ] = True,
     ) -> None:
         """Build the exact solver tables of GAME (White Die: half an hour or so)."""
         with friendly_errors():
@@ -43,9 +47,10 @@ def register(app: typer.Typer) -> None:
             from dicehall.bots.whitedie import solved, tables
 
             if target is not None:
-                table = solved.winprob_table(target, chart)
+                table = solved.winprob_table(target, chart, free_choices)
                 console.print(
-                    f"two-player win table for target {target}, chart {chart}: "
+                    f"two-player win table for target {target}, chart {chart}, "
+                    f"free choices {str(free_choices).lower()}: "
                     f"first player wins {table[0, 0]:.4f} at 0-0 "
                     f"(cached in {tables.cache_dir()})"
                 )

@@ -46,6 +46,10 @@ class Game(ABC):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
     option_specs: ClassVar[tuple[Option, ...]] = ()
+    record_defaults: ClassVar[Mapping[str, OptionValue]] = {}
+    """Options added after records of the game were first written, each with the value
+    those older records were played under: a record that does not name such an option
+    replays with this value rather than the option's default (see ``Record.load_game``)."""
 
     def __init__(self, **options: Any) -> None:
         self.options: Mapping[str, OptionValue] = resolve_options(

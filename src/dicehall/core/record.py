@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -69,9 +69,11 @@ class Record:
         }
 
     def load_game(self) -> Game:
-        """The Game this record is played under."""
+        """The Game this record is played under (an option the record does not name,
+        added to the game after records were written, takes the value those records
+        were played under: ``Game.record_defaults``)."""
         try:
-            return load_game(self.game, **self.options)
+            return load_recorded_game(self.game, self.options)
         except DicehallError as exc:
             raise RecordError(f"record names a game that cannot be loaded: {exc}") from exc
 
@@ -181,6 +183,20 @@ class Record:
         except OSError as exc:
             raise RecordError(f"cannot read record {path}: {exc.strerror}") from exc
         return cls.from_json(text)
+
+
+def load_recorded_game(name: str, options: Mapping[str, Any]) -> Game:
+    """The game a stored record or log was played under: ``load_game(name, **options)``,
+    except that an option the record does not name, added to the game after records
+    were written (``Game.record_defaults``), takes the value those records were played
+    under rather than its default. Records made by ``Record.new`` name every option.
+
+    >>> load_recorded_game("whitedie", {"players": 2}).options["free_choices"]
+    False
+    """
+    game = load_game(name, **options)
+    older = {k: v for k, v in game.record_defaults.items() if k not in options}
+    return load_game(name, **options, **older) if older else game
 
 
 def dicehall_version() -> str:

@@ -15,7 +15,7 @@ comes from the generator seeded by ``reset(seed=...)``.
 >>> env = DicehallGymEnv("whitedie", opponents="random")
 >>> obs, info = env.reset(seed=3)
 >>> obs.shape, int(info["action_mask"].sum()) > 0
-((208,), True)
+((210,), True)
 """
 
 from __future__ import annotations

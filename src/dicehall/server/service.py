@@ -46,7 +46,7 @@ from dicehall.core.fairness import (
     new_server_seed,
 )
 from dicehall.core.game import CHANCE, TERMINAL, Game, State
-from dicehall.core.record import Record
+from dicehall.core.record import Record, load_recorded_game
 from dicehall.core.registry import game_class, load_game
 from dicehall.server import error_messages
 from dicehall.server.bots import BotJob, BotRunner, bot_seed, vetted_specs
@@ -303,7 +303,7 @@ class GameService:
             return self._games.get(game_id)
 
     def _fold(self, row: GameRow, actions: list[ActionRow]) -> LiveGame:
-        game = load_game(row.game, **row.options)
+        game = load_recorded_game(row.game, row.options)  # older rows: the rules they had
         state = game.new_initial_state()
         dice = FairDice(row.server_seed, [s.player_seed for s in row.seats])
         live = LiveGame(row, game, state, dice)

@@ -57,7 +57,12 @@ def test_play_against_the_perfect_bot_with_hints(tmp_path: Path) -> None:
 def test_solve_command(tmp_path: Path) -> None:
     result = run(["solve", "whitedie", "--target", "3"], DICEHALL_CACHE=str(tmp_path))
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "first player wins" in result.stdout
+    assert "first player wins" in result.stdout and "free choices true" in result.stdout
+    assert list(tmp_path.glob("whitedie-winprob_3_standard_free.npy"))  # the default game
+    fixed = run(
+        ["solve", "whitedie", "--target", "3", "--no-free-choices"], DICEHALL_CACHE=str(tmp_path)
+    )
+    assert fixed.returncode == 0 and "free choices false" in fixed.stdout
     assert list(tmp_path.glob("whitedie-winprob_3_standard.npy"))
     bad = run(["solve", "backgammon"])
     assert bad.returncode != 0

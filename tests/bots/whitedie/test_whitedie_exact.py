@@ -27,6 +27,8 @@ from dicehall.bots.whitedie.winprob import (
 from dicehall.games.whitedie.challenges import (
     EMPTY_GRID,
     claim,
+    pip_scores,
+    pip_square,
     pips_score,
     placements,
     tictactoe_score,
@@ -125,13 +127,23 @@ def test_free_pips_arrangements() -> None:
     fewest = np.arange(13.0)[::-1]  # a player who wants as few points as he can get
     assert list(free_pip_scores(fewest)) == [min(s) for s in sets]
     assert list(free_pip_scores(np.arange(13.0))) == [max(s) for s in sets]
+    # the bots' reroll solver takes the same scores (from the rules engine's list)
+    from dicehall.bots.whitedie.reroll import final_scores
+
+    for u in (fewest, np.arange(13.0), np.random.default_rng(5).random(13)):
+        assert list(final_scores(5, u, free=True)) == list(free_pip_scores(u))
+    # the solver's choices are exactly the rules engine's arrangements
+    for dice, options in zip(MULTISETS, sets, strict=True):
+        assert set(pip_scores(dice)) == options
+        assert all(pip_square(dice, p).score() == p for p in options)
 
 
 # -- the shipped two-player solution -------------------------------------------------
-def test_every_order_table_the_two_player_solution_needs_is_shipped() -> None:
+@pytest.mark.parametrize("free", [True, False])
+def test_every_order_table_the_two_player_solution_needs_is_shipped(free: bool) -> None:
     tables = load_tables()
-    win = winprob_table(21, "standard")
-    model = TurnModel("standard", tables)
+    win = winprob_table(21, "standard", free)
+    model = TurnModel("standard", tables, free=free)
     needed = set()
     for a in range(21):
         for b in range(21):
@@ -139,7 +151,7 @@ def test_every_order_table_the_two_player_solution_needs_is_shipped() -> None:
             if key is not None:
                 needed.add(key)
     assert needed, "the default game has pairs where a point can be worth less than none"
-    assert needed <= set(tables.orders)
+    assert needed <= set(tables.orders) and all(f == free for _, f in needed)
     for key in tables.orders:
         assert order_key(order_key_name(key)) == key
 
@@ -174,10 +186,12 @@ def test_a_stopped_solve_resumes_to_the_same_table(tmp_path: Path) -> None:
 
 
 @pytest.mark.skipif(not MAXN21_TABLES.exists(), reason="no three-player table for target 21")
-def test_the_default_three_player_table_is_used_where_it_is_solved() -> None:
-    sol = load_maxn(3, 21, "standard")
-    assert sol is not None and sol.values.shape == (21, 21, 21, 3)
-    game = load_game("whitedie", players=3)
+@pytest.mark.parametrize("free", [True, False])
+def test_the_default_three_player_table_is_used_where_it_is_solved(free: bool) -> None:
+    # free: the default game (free choices, maxn3_21_free.npz); else maxn3_21.npz
+    sol = load_maxn(3, 21, "standard", free)
+    assert sol is not None and sol.values.shape == (21, 21, 21, 3) and sol.free == free
+    game = load_game("whitedie", players=3, free_choices=free)
     top = game.setup([20, 20, 20], 0)  # type: ignore[attr-defined]
     assert maxn_solution(top) is sol  # the highest total is always solved
     solved = [x for x in np.ndindex(21, 21, 21) if sol.solved(x)]

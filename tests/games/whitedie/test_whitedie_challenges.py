@@ -190,3 +190,41 @@ def test_claims_and_scores() -> None:
     assert tictactoe_score(claim(grid, 1)) == 2  # opponent claims: row 2 and column b
     assert tictactoe_score((4, 3, 2, -2, 3, -4, -5, -1, -6)) == 1  # block a1-b2
     assert tictactoe_score((2, -2, 4, -4, 3, -4, 4, -2, 2)) == 2  # both diagonals
+
+
+def test_every_arrangement_is_scored_by_its_rows_and_columns() -> None:
+    # the fast score from the layouts' masks equals the drawn square's, for every
+    # placement and turn of every hand, and the best square is the first with most points
+    from itertools import combinations_with_replacement, permutations, product
+
+    from dicehall.games.whitedie.challenges import (
+        PIP_LAYOUTS,
+        PipSquare,
+        _square_score,
+        best_pip_square,
+        pip_scores,
+    )
+
+    for dice in combinations_with_replacement(range(1, 7), 4):
+        best = None
+        scores = set()
+        for order in dict.fromkeys(permutations(dice)):
+            for turns in product(*(range(len(PIP_LAYOUTS[f])) for f in order)):
+                square = PipSquare(order, turns)
+                assert _square_score(order, turns) == square.score()
+                scores.add(square.score())
+                if best is None or square.score() > best.score():
+                    best = square
+        assert best_pip_square(dice) == best
+        assert pip_scores(dice) == tuple(sorted(scores, reverse=True))
+
+
+def test_the_tictactoe_score_table_counts_the_lines_of_every_grid() -> None:
+    # the score read from the table of owned-square masks equals the lines counted
+    from itertools import product
+
+    from dicehall.games.whitedie.challenges import tictactoe_lines, tictactoe_score
+
+    for cells in product((0, 7, -4), repeat=8):  # empty, claimed or owned, the opponent's
+        grid = (*cells[:4], 3, *cells[4:])
+        assert tictactoe_score(grid) == len(tictactoe_lines(grid))

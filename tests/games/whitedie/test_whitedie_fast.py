@@ -66,3 +66,26 @@ def test_the_matching_table_is_the_search_for_every_pair_of_hands() -> None:
         for theirs in challenges.HANDS[::7]:
             assert _matching_points(mine, theirs) == challenges.matching_score(mine, theirs)
     assert _matching_points((2, 2, 4, 5), (3, 4, 6, 6)) == 3  # 4 = 4, 5+2+2 = 3+6, bonus
+
+
+def test_every_replace_names_fields_of_the_state() -> None:
+    # _replace skips the dataclass __init__ (and no longer checks its keywords at run
+    # time, on the hot path): every call in the rules must name real fields
+    import ast
+    import inspect
+
+    from dicehall.games.whitedie import rules
+
+    tree = ast.parse(inspect.getsource(rules))
+    named: set[str] = set()
+    for node in ast.walk(tree):
+        called = getattr(node, "func", None)
+        if isinstance(node, ast.Call) and getattr(called, "id", None) in ("_replace", "_handover"):
+            named |= {k.arg for k in node.keywords if k.arg is not None}
+            for k in node.keywords:  # **{...} literals
+                if k.arg is None and isinstance(k.value, ast.Dict):
+                    for key in k.value.keys:
+                        if isinstance(key, ast.Constant):
+                            named.add(key.value)
+    assert {"phase", "grid", "rolling", "kept"} <= named
+    assert named <= rules._FIELDS

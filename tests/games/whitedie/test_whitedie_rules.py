@@ -7,8 +7,11 @@ from fractions import Fraction
 import pytest
 
 from dicehall import CHANCE, TERMINAL, IllegalActionError, Record, load_game
+from dicehall.core.errors import ActionSyntaxError
 from dicehall.games.whitedie.rules import (
+    ARRANGE,
     CHOOSE,
+    CLAIM,
     MATCH_LAST,
     MATCH_OPPONENT,
     MATCH_PLAYER,
@@ -18,6 +21,7 @@ from dicehall.games.whitedie.rules import (
     ROLL,
     START,
     TICTACTOE,
+    Claim,
     Place,
     Reroll,
     Roll,
@@ -166,15 +170,118 @@ def test_tictactoe_with_two_players_opponent_rolls_then_places_first() -> None:
     assert "place 4 a1" in s.legal_texts() and "place 3 a2" in s.legal_texts()
 
 
-def test_tictactoe_player_claims_the_empty_squares() -> None:
-    s = game().setup([0, 0], 0, white=3, dice=[3, 3, 3, 3], opponent=1, opponent_dice=[1, 1, 1, 1])
-    # the opponent's 1s never fit next to a 3: he always passes
+def _plus_sign(**options: object) -> WhiteDieState:
+    """The seed's example: 3 3 3 3 against 1 1 1 1 (the 1s never fit next to a 3, so the
+    opponent always passes), after the player's last placement: a plus sign of 3s."""
+    s = game(**options).setup(
+        [0, 0], 0, white=3, dice=[3, 3, 3, 3], opponent=1, opponent_dice=[1, 1, 1, 1]
+    )
     assert s.current_player() == 0
     s = play(s, "place 3 b1", "place 3 a2", "place 3 c2")
     assert s.phase == TICTACTOE and s.current_player() == 0
-    s = s.apply_text("place 3 b3")
-    assert s.scores == (12, 0)  # he claims the four corners: 8 lines and 4 blocks
-    assert s.last is not None and s.last.grid.count(7) == 4
+    return s.apply_text("place 3 b3")
+
+
+def test_tictactoe_player_claims_the_empty_squares() -> None:
+    s = _plus_sign()
+    # nobody can place and he has placed all his dice: he decides the claim
+    assert s.phase == CLAIM and s.current_player() == 0 and s.legal_texts() == ["claim", "decline"]
+    assert s.grid.count(0) == 4  # the corners are still empty
+    claimed = s.apply_text("claim")
+    assert claimed.scores == (12, 0)  # he claims the four corners: 8 lines and 4 blocks
+    assert claimed.last is not None and claimed.last.grid.count(7) == 4
+    assert not claimed.last.claim_declined
+    declined = s.apply_text("decline")
+    assert declined.scores == (2, 0)  # row 2 and column b; the corners stay empty
+    assert declined.last is not None and declined.last.claim_declined
+    assert declined.last.grid.count(0) == 4 and declined.phase == ROLL and declined.turn == 1
+
+
+def test_the_claim_is_taken_for_him_where_it_cannot_matter() -> None:
+    # claiming wins the game at once (12 points from 9): no question
+    s = game().setup([9, 0], 0, white=3, dice=[3, 3, 3, 3], opponent=1, opponent_dice=[1, 1, 1, 1])
+    s = play(s, "place 3 b1", "place 3 a2", "place 3 c2", "place 3 b3")
+    assert s.phase == OVER and s.scores == (21, 0) and s.winner == 0
+    # without free choices the claim is always made for him (the rules before the choices)
+    s = _plus_sign(free_choices=False)
+    assert s.phase == ROLL and s.scores == (12, 0)
+
+
+def test_claim_texts_and_errors() -> None:
+    s = _plus_sign()
+    assert s.parse_action("yes") == Claim(True) and s.parse_action("leave") == Claim(False)
+    assert str(Claim(True)) == "claim" and str(Claim(False)) == "decline"
+    with pytest.raises(ActionSyntaxError, match="'claim'"):
+        s.apply_text("maybe")
+    pips = game().setup([0, 0], 0, white=5, dice=[1, 1, 6, 6])
+    with pytest.raises(IllegalActionError, match="claim is decided only when"):
+        pips.apply_text("claim")
+    with pytest.raises(IllegalActionError, match="arranged only at the end of Pips"):
+        pips.apply_text("arrange 3")
+
+
+def test_pips_arrangement_is_chosen_where_it_can_matter() -> None:
+    s = game().setup([3, 5], 0, white=5, dice=[1, 1, 6, 6], rerolls_left=1).apply_text("stand")
+    # 1 1 6 6 can be arranged for 3 (the 6s turned, in the bottom row), 2 or 0 points
+    assert s.phase == ARRANGE and s.current_player() == 0
+    assert s.legal_texts() == ["arrange 3", "arrange 2", "arrange 0"]
+    assert s.apply_text("arrange 2").scores == (5, 5)
+    assert s.apply_text("best").scores == (6, 5)
+    low = s.apply_text("0")
+    assert low.scores == (3, 5) and low.last is not None and low.last.points == 0
+    with pytest.raises(IllegalActionError, match="it can score 3, 2, 0"):
+        s.apply_text("arrange 1")
+    # the last reroll leads to the arrangement too
+    r = game().setup([3, 5], 0, white=5, dice=[1, 1, 6, 6], rerolls_left=1)
+    r = r.apply_text("reroll 1").apply_text("1")
+    assert r.phase == ARRANGE and r.dice == (1, 1, 6, 6)
+
+
+def test_pips_is_scored_at_once_where_the_arrangement_cannot_matter() -> None:
+    # four 1s: every square scores 8
+    s = game().setup([3, 5], 0, white=5, dice=[1, 1, 1, 1], rerolls_left=1).apply_text("stand")
+    assert s.phase == ROLL and s.scores == (11, 5)
+    # the best square wins the game
+    s = game().setup([18, 5], 0, white=5, dice=[1, 1, 6, 6], rerolls_left=1).apply_text("stand")
+    assert s.phase == OVER and s.scores == (21, 5)
+    # without free choices the best square is always taken
+    s = game(free_choices=False).setup([3, 5], 0, white=5, dice=[1, 1, 6, 6], rerolls_left=1)
+    assert s.apply_text("stand").scores == (6, 5)
+    # Poker and Sixes have nothing to arrange
+    s = game().setup([3, 5], 0, white=6, dice=[1, 1, 6, 6], rerolls_left=1).apply_text("stand")
+    assert s.phase == ROLL and s.scores == (5, 5)
+
+
+def test_without_free_choices_no_arrangement_or_claim_is_asked() -> None:
+    from dicehall.core.dice import SeededDice
+    from dicehall.core.match import resolve_chance
+
+    g = game(free_choices=False)
+    rng = __import__("random").Random(5)
+    seen: set[str] = set()
+    for seed in range(40):
+        s, dice = g.new_initial_state(), SeededDice(seed)
+        while not s.is_terminal():
+            if s.is_chance_node():
+                s = s.apply(resolve_chance(s, dice))
+                continue
+            seen.add(s.phase)
+            s = s.apply(rng.choice(s.legal_actions()))
+    assert ARRANGE not in seen and CLAIM not in seen and TICTACTOE in seen and REROLL in seen
+
+
+def test_records_without_the_option_replay_under_the_old_rules() -> None:
+    # a record written before free choices: the Pips square 1 1 6 6 scored 3 by itself
+    old = Record("whitedie", {"players": 2, "target": 21, "poker_chart": "standard"})
+    old.actions = ["white 5: 1 1 1 1", "white 2: 1 1 1 1", "white 5: 1 1 6 6", "stand"]
+    state = old.final_state()
+    assert state.phase == ROLL and state.scores == (3, 0)  # type: ignore[attr-defined]
+    assert not state.game.options["free_choices"]
+    # a record of today names the option: the same actions now wait for the arrangement
+    new = Record.new(game())
+    new.actions = list(old.actions)
+    assert new.final_state().phase == ARRANGE  # type: ignore[attr-defined]
+    assert Record.from_json(new.to_json()).options["free_choices"] is True
 
 
 def test_tictactoe_opponent_claims_when_the_player_is_stuck() -> None:

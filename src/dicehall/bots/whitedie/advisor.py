@@ -27,9 +27,11 @@ from dicehall.bots.whitedie.maxn import (
 from dicehall.bots.whitedie.solved import winprob_table
 from dicehall.bots.whitedie.tables import load_tables
 from dicehall.bots.whitedie.winprob import Utility, points_utility, utility_for
-from dicehall.games.whitedie.challenges import EMPTY_GRID
+from dicehall.games.whitedie.challenges import EMPTY_GRID, claim, pip_scores, tictactoe_score
 from dicehall.games.whitedie.rules import (
+    ARRANGE,
     CHOOSE,
+    CLAIM,
     MATCH_LAST,
     MATCH_OPPONENT,
     MATCH_PLAYER,
@@ -48,13 +50,14 @@ WIN = "win"
 
 
 def maxn_solution(state: WhiteDieState) -> MaxnSolution | None:
-    """The max^n table for this game's options when one is shipped (three players) and
+    """The max^n table for this game's options when one is shipped (three or four players) and
     holds this position (a partial table holds the positions from its lowest score
     total up)."""
     n = len(state.scores)
     if n < 3:
         return None
-    sol = load_maxn(n, state.game.target, state.game.poker_chart)
+    game = state.game
+    sol = load_maxn(n, game.target, game.poker_chart, game.free_choices)
     if sol is None or not sol.solved(state.scores):
         return None
     return sol
@@ -71,13 +74,13 @@ def outcome_table(state: WhiteDieState, sol: MaxnSolution) -> np.ndarray:
 
 def utility(state: WhiteDieState) -> Utility:
     """What each score of the current challenge is worth to the player on turn in
-    winning chances (two players exact; three with a shipped max^n table exact; else
+    winning chances (two players exact; three or four with a shipped max^n table exact; else
     against his strongest rival)."""
     game = state.game
     sol = maxn_solution(state)
     if sol is not None:
         return np.asarray(outcome_table(state, sol)[:, 0])
-    table = winprob_table(game.target, game.poker_chart)
+    table = winprob_table(game.target, game.poker_chart, game.free_choices)
     me = state.turn
     rival = max(state.scores[s] for s in range(len(state.scores)) if s != me)
     return utility_for(table, game.target, state.scores[me], rival)
@@ -149,8 +152,10 @@ def _maxn_opponent_values(state: WhiteDieState, sol: MaxnSolution) -> list[tuple
 
 @lru_cache(maxsize=64)
 @one_thread
-def _reroll_solution(white: int, u: tuple[float, ...], chart: str) -> reroll.UtilitySolution:
-    return reroll.solve_utility(white, np.array(u), chart)
+def _reroll_solution(
+    white: int, u: tuple[float, ...], chart: str, free: bool = False
+) -> reroll.UtilitySolution:
+    return reroll.solve_utility(white, np.array(u), chart, free=free)
 
 
 def options(state: WhiteDieState, objective: str = POINTS) -> list[tuple[Action, Value]]:
@@ -164,14 +169,27 @@ def options(state: WhiteDieState, objective: str = POINTS) -> list[tuple[Action,
 
 def _values(state: WhiteDieState, objective: str) -> list[tuple[str, Value]]:
     chart = state.game.poker_chart
+    free = state.game.free_choices
     u = utility(state) if objective == WIN else points_utility()
     if state.phase == REROLL:
-        if objective == POINTS:
+        if objective == POINTS:  # the best square has the most points: free or not
             return list(reroll.option_values(state.white, state.dice, state.rerolls_left, chart))
-        sol = _reroll_solution(state.white, tuple(u), chart)
+        sol = _reroll_solution(state.white, tuple(u), chart, free)
         return list(
-            reroll.utility_option_values(sol, state.white, state.dice, state.rerolls_left, u, chart)
+            reroll.utility_option_values(
+                sol, state.white, state.dice, state.rerolls_left, u, chart, free
+            )
         )
+    if state.phase == ARRANGE:
+        return [
+            (f"arrange {p}", Fraction(p) if objective == POINTS else float(u[p]))
+            for p in pip_scores(state.dice)
+        ]
+    if state.phase == CLAIM:
+        taken, left = tictactoe_score(claim(state.grid, 0)), tictactoe_score(state.grid)
+        if objective == POINTS:
+            return [("claim", Fraction(taken)), ("decline", Fraction(left))]
+        return [("claim", float(u[taken])), ("decline", float(u[left]))]
     if state.phase in (MATCH_PLAYER, MATCH_OPPONENT, MATCH_LAST):
         stage = {MATCH_PLAYER: 1, MATCH_OPPONENT: 2, MATCH_LAST: 3}[state.phase]
         table = maxn_solution(state) if objective == WIN else None
@@ -185,7 +203,7 @@ def _values(state: WhiteDieState, objective: str) -> list[tuple[str, Value]]:
         leaf, worth = tictactoe_objective(u)
         out: list[tuple[str, Value]] = []
         for v, sq, outcome in tictactoe.move_values(
-            state.grid, state.dice, state.opponent_dice, _side(state), leaf
+            state.grid, state.dice, state.opponent_dice, _side(state), leaf, free
         ):
             text = state.action_to_text(_place(v, sq))
             out.append((text, Fraction(outcome) if objective == POINTS else worth[outcome]))
@@ -227,8 +245,9 @@ def tictactoe_move(state: WhiteDieState, u: Utility) -> Action:
         p, o = INDEX[state.dice], INDEX[state.opponent_dice]
         known = int(load_tables().tictactoe[p, o])
     v, sq, _ = tictactoe.best_move(
-        state.grid, state.dice, state.opponent_dice, _side(state), known, leaf
-    )
+        state.grid, state.dice, state.opponent_dice, _side(state), known, leaf,
+        state.game.free_choices,
+    )  # fmt: skip
     return _place(v, sq)
 
 

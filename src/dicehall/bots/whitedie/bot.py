@@ -1,5 +1,6 @@
 """White Die bots: ``random``, ``greedy`` (expected points of the challenge at hand)
-and ``perfect`` (the chance of winning the game; exact for two players)."""
+and ``perfect`` (the chance of winning the game; exact for two players, and for three and
+four where a max^n table is shipped)."""
 
 from __future__ import annotations
 

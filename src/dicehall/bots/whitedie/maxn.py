@@ -22,13 +22,18 @@ preferences over the reachable scores are opposite (the player's chance rises wi
 his score, the opponent's falls); ``MaxnSolution.ttt_exact`` counts the positions
 where that holds for every opponent, and the rest are the documented approximation.
 
-Cost: one policy evaluation per position per iteration (about 0.09 s), so
+With ``free`` (the default game, option ``free_choices``) the player also arranges
+his Pips square to the reachable score worth most to him; the optional claim is then
+taken wherever the score minimax is exact (more squares never hurt there).
+
+Cost: one policy evaluation per position per iteration (0.06 to 0.1 s), so
 ``target ** n`` positions: 9,261 for three players at the default target (shipped,
-``maxn3_21.npz``: 41 minutes of one niced process on a shared machine), 194,481 for
-four (about a day of one core), 4 million for five: for four players and more
-``perfect`` uses the two-player approximation of ``winprob``. Long solves write a
-checkpoint after every score total and resume from it; a table stopped early is exact
-from its ``lowest_total`` up and is used there.
+``maxn3_21_free.npz`` and ``maxn3_21.npz``: 30 to 41 minutes of one niced process on a
+shared machine), 194,481 for four (about a day of one core: only ``target=6`` is
+shipped, ``maxn4_6_free.npz``), 4 million for five: elsewhere ``perfect`` uses the
+two-player approximation of ``winprob``. Long solves write a checkpoint after every
+score total and resume from it; a table stopped early is exact from its
+``lowest_total`` up and is used there.
 """
 
 from __future__ import annotations
@@ -62,10 +67,20 @@ MAXN21_TABLES = Path(__file__).with_name("maxn3_21.npz")
 """The shipped three-player table for the default game (``target=21``), solved from the
 highest score total down as far as it went (its ``lowest_total``)."""
 
-SHIPPED = (MAXN_TABLES, MAXN21_TABLES)
+MAXN21_FREE_TABLES = Path(__file__).with_name("maxn3_21_free.npz")
+"""The same for the default game with free choices (the player arranges Pips)."""
 
-EXACT_PLAYERS = (2, 3)
-"""Player counts whose perfect play is solved (two by ``winprob``, three here)."""
+MAXN_FREE_TABLES = Path(__file__).with_name("maxn3_8_free.npz")
+"""The complete three-player table with ``target=8`` for the game with free choices."""
+
+MAXN4_FREE_TABLES = Path(__file__).with_name("maxn4_6_free.npz")
+"""Four players with ``target=6`` and free choices: the largest four-player table shipped."""
+
+SHIPPED = (MAXN_TABLES, MAXN_FREE_TABLES, MAXN21_TABLES, MAXN21_FREE_TABLES, MAXN4_FREE_TABLES)
+
+EXACT_PLAYERS = (2, 3, 4)
+"""Player counts whose perfect play is solved somewhere (two by ``winprob`` at every
+target; three here at targets 21 and 8, four at target 6)."""
 
 
 # -- matching with two objectives ----------------------------------------------------
@@ -127,6 +142,7 @@ class _Turns:
     chart: str
     scores: IntArray  # matching score table
     ttt: FloatArray  # tic-tac-toe score distribution
+    free: bool = False  # the player arranges Pips freely (and decides the claim)
 
     def plan(self, outcome: FloatArray) -> TurnPlan:
         """``outcome[s]``: every seat's chance (rotated, player first) after ``s``."""
@@ -134,7 +150,7 @@ class _Turns:
         u = outcome[:, 0]
         total = self.ttt.copy()
         for white in (2, 5, 6):
-            total += reroll_distribution(white, u, self.chart)
+            total += reroll_distribution(white, u, self.chart, self.free)
         sc = self.scores
         big_u = u[sc]
         best_value = np.full(N, -np.inf)
@@ -162,11 +178,11 @@ class _Turns:
 
 
 @cache
-def _turns(chart: str) -> _Turns:
+def _turns(chart: str, free: bool = False) -> _Turns:
     from dicehall.bots.whitedie.tables import load_tables
 
     tables = load_tables()
-    return _Turns(chart, tables.matching, tictactoe_distribution(tables.tictactoe))
+    return _Turns(chart, tables.matching, tictactoe_distribution(tables.tictactoe), free)
 
 
 def outcomes(
@@ -216,6 +232,10 @@ class MaxnSolution:
     lowest_total: int = 0
     """Positions whose scores add up to at least this are solved (0: all of them); a
     partial table, solved from the highest total down, stops above 0."""
+    free: bool = False
+    """Solved for the game with free choices (the player arranges his Pips square as
+    he likes; the claim, optional too, is taken wherever the score minimax values
+    tic-tac-toe exactly, since more squares then never hurt)."""
 
     def solved(self, scores: tuple[int, ...]) -> bool:
         """True if the table holds the exact max^n values at ``scores``."""
@@ -242,8 +262,10 @@ def solve_maxn(
     log: Callable[[str], None] | None = None,
     checkpoint: Path | None = None,
     seconds: float | None = None,
+    free: bool = False,
 ) -> MaxnSolution:
-    """Solve max^n White Die for ``players`` seats (see the module docstring).
+    """Solve max^n White Die for ``players`` seats (see the module docstring); ``free``:
+    the game with free choices (the player arranges Pips to his best chance).
 
     With ``checkpoint`` the table is written there (atomically) after every score
     total, and a later call with the same file resumes below the last total done.
@@ -255,7 +277,7 @@ def solve_maxn(
     if players < 3:
         raise ValueError("max^n is for three or more players; two are solved by winprob")
     start = time.time()
-    turns = _turns(chart)
+    turns = _turns(chart, free)
     n = players
     top = n * (target - 1)
     values = np.zeros((target,) * n + (n,))
@@ -265,9 +287,9 @@ def solve_maxn(
     lowest = top + 1
     if checkpoint is not None and checkpoint.exists():
         old = _read(checkpoint)
-        if (old.players, old.target, old.chart) != (n, target, chart):
+        if (old.players, old.target, old.chart, old.free) != (n, target, chart, free):
             raise ValueError(f"{checkpoint} holds another game: {old.players} players, "
-                             f"target {old.target}, {old.chart}")  # fmt: skip
+                             f"target {old.target}, {old.chart}, free {old.free}")  # fmt: skip
         values, iterations, exact = old.values.copy(), old.iterations, old.ttt_exact
         spent, lowest = old.seconds, old.lowest_total
     for total in range(lowest - 1, -1, -1):
@@ -314,7 +336,7 @@ def solve_maxn(
             exact += sum(p.ttt_exact for p in plans)
         lowest = total
         sol = MaxnSolution(n, target, chart, values, iterations, exact, target**n,
-                           spent + time.time() - start, lowest)  # fmt: skip
+                           spent + time.time() - start, lowest, free)  # fmt: skip
         if checkpoint is not None:
             save(sol, checkpoint)
         if log is not None:
@@ -322,7 +344,7 @@ def solve_maxn(
         if seconds is not None and time.time() - start > seconds and total > 0:
             return sol
     return MaxnSolution(n, target, chart, values, iterations, exact, target**n,
-                        spent + time.time() - start, 0)  # fmt: skip
+                        spent + time.time() - start, 0, free)  # fmt: skip
 
 
 def _first_guess(values: FloatArray, target: int, x: tuple[int, ...]) -> FloatArray:
@@ -345,7 +367,7 @@ def _first_guess(values: FloatArray, target: int, x: tuple[int, ...]) -> FloatAr
 
 def bellman_residual(sol: MaxnSolution, positions: list[tuple[int, ...]] | None = None) -> float:
     """Largest violation of the max^n equations (all positions, or those given)."""
-    turns = _turns(sol.chart)
+    turns = _turns(sol.chart, sol.free)
     worst = 0.0
     todo = positions or list(itertools.product(range(sol.target), repeat=sol.players))
     for x in todo:
@@ -360,7 +382,7 @@ def save(sol: MaxnSolution, path: Path = MAXN_TABLES) -> Path:
     """Write a solution (compressed) for shipping or caching; a partial one keeps its
     ``lowest_total`` (the positions below it are zeros)."""
     meta = np.array([sol.players, sol.target, sol.iterations, sol.ttt_exact, sol.seconds,
-                     sol.lowest_total])  # fmt: skip
+                     sol.lowest_total, int(sol.free)])  # fmt: skip
     tmp = path.with_name(path.name + ".tmp.npz")
     np.savez_compressed(tmp, values=sol.values, meta=meta, chart=np.array(sol.chart))
     tmp.replace(path)
@@ -375,16 +397,19 @@ def _read(path: Path) -> MaxnSolution:
         return MaxnSolution(
             players, target, str(data["chart"]), data["values"], int(meta[2]), int(meta[3]),
             target**players, float(meta[4]), int(meta[5]) if len(meta) > 5 else 0,
+            bool(meta[6]) if len(meta) > 6 else False,
         )  # fmt: skip
 
 
 @cache
-def load_maxn(players: int = 3, target: int = 21, chart: str = "standard") -> MaxnSolution | None:
+def load_maxn(
+    players: int = 3, target: int = 21, chart: str = "standard", free: bool = False
+) -> MaxnSolution | None:
     """The shipped max^n table for these options (complete, or solved from the highest
     score total down to its ``lowest_total``), or None."""
     for path in SHIPPED:
         if path.exists():
             sol = _read(path)
-            if (sol.players, sol.target, sol.chart) == (players, target, chart):
+            if (sol.players, sol.target, sol.chart, sol.free) == (players, target, chart, free):
                 return sol
     return None

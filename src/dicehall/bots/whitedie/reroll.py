@@ -33,7 +33,7 @@ from dicehall.bots.whitedie.dice import (
     option_matrix,
     reroll_options,
 )
-from dicehall.games.whitedie.challenges import challenge_score
+from dicehall.games.whitedie.challenges import challenge_score, pip_scores
 
 SCALE = 1296
 """Denominator of one level of rerolling (6**4)."""
@@ -127,15 +127,28 @@ class UtilitySolution:
         return float(FOUR_PROB @ self.evaluation[2])
 
 
+def final_scores(
+    white: int, utility: npt.NDArray[np.float64], chart: str = "standard", free: bool = False
+) -> npt.NDArray[np.int64]:
+    """The score each of the 126 multisets ends the challenge with: its score, or in
+    Pips with ``free`` arrangement the reachable score worth most under ``utility``
+    (the highest among equals)."""
+    if white == 5 and free:  # the reachable scores come highest first: max keeps the highest
+        return np.array([max(pip_scores(d), key=lambda x: utility[x]) for d in MULTISETS])
+    return np.array(scores(white, chart))
+
+
 def solve_utility(
     white: int,
     utility: npt.NDArray[np.float64],
     chart: str = "standard",
     judge: npt.NDArray[np.float64] | None = None,
+    free: bool = False,
 ) -> UtilitySolution:
     """Maximise the expected ``utility[score]``; also evaluate ``judge[score]`` (default:
-    the utility itself) under the policy found."""
-    s = np.array(scores(white, chart))
+    the utility itself) under the policy found. ``free``: in Pips the player arranges
+    his final square to the score worth most to him (``final_scores``)."""
+    s = final_scores(white, utility, chart, free)
     om = option_matrix()
     stand_u = utility[s]
     stand_g = stand_u if judge is None else judge[s]
@@ -160,11 +173,13 @@ def utility_option_values(
     rerolls_left: int,
     utility: npt.NDArray[np.float64],
     chart: str = "standard",
+    free: bool = False,
 ) -> list[tuple[str, float]]:
-    """Each option's expected utility at ``dice`` (as ``option_values`` does for points)."""
+    """Each option's expected utility at ``dice`` (as ``option_values`` does for points;
+    ``free`` as in ``solve_utility``)."""
     i = INDEX[tuple(sorted(dice))]
     om = option_matrix()
-    out = [("stand", float(utility[scores(white, chart)[i]]))]
+    out = [("stand", float(utility[final_scores(white, utility, chart, free)[i]]))]
     rows = np.flatnonzero(om.state == i)
     for r in rows:
         text = "reroll " + " ".join(map(str, om.values[r]))

@@ -28,15 +28,16 @@ from dicehall.bots.whitedie.tables import (
 from dicehall.bots.whitedie.winprob import solve_two_player
 
 
-def winprob_table(target: int, chart: str) -> npt.NDArray[np.float64]:
-    """Two-player winning chances (shipped, cached on disk, or computed now).
+def winprob_table(target: int, chart: str, free: bool = False) -> npt.NDArray[np.float64]:
+    """Two-player winning chances (shipped, cached on disk, or computed now); ``free``:
+    for the game with free choices (the player arranges Pips and decides the claim).
 
-    The shipped default table is exact (tic-tac-toe by the order of the worth of its
-    scores where that is not the score order). A table computed on first use values
-    tic-tac-toe by its score minimax at those few pairs (``exact=False``: a minute, not
-    the half hour the order tables take); the bot's own tic-tac-toe play is exact
-    either way."""
-    key = winprob_key(target, chart)
+    The shipped default tables (with and without free choices) are exact (tic-tac-toe
+    by the order of the worth of its scores where that is not the score order). A table
+    computed on first use values tic-tac-toe by its score minimax at those few pairs
+    (``exact=False``: a minute, not the half hour the order tables take); the bot's own
+    tic-tac-toe play is exact either way."""
+    key = winprob_key(target, chart, free)
     shipped = load_tables().winprob.get(key)
     if shipped is not None:
         return shipped
@@ -45,7 +46,7 @@ def winprob_table(target: int, chart: str) -> npt.NDArray[np.float64]:
         table: npt.NDArray[np.float64] = np.load(path)
         if table.shape == (target, target):
             return table
-    table = solve_two_player(target, chart, exact=False).win
+    table = solve_two_player(target, chart, exact=False, free=free).win
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(path.name + f".{os.getpid()}.tmp.npy")
@@ -73,20 +74,20 @@ def generate(
     target, chart = int(game.options["target"]), str(game.options["poker_chart"])
     base = Tables(matching, tic, {})
     guess = solve_two_player(target, chart, base, exact=False).win  # spares transient orders
-    sol = solve_two_player(target, chart, base, start=guess)
-    win = sol.win
-    log(
-        f"win probabilities ({target}, {chart}, {len(sol.orders)} tic-tac-toe order tables): "
-        f"done in {time.time() - start:.0f} s"
-    )
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp.npz")
     arrays: dict[str, npt.NDArray[np.generic]] = {
         "matching": matching.astype(np.int8),
         "tictactoe": tic.astype(np.int8),
-        winprob_key(target, chart): win,
     }
-    arrays.update({order_key_name(k): v.astype(np.int8) for k, v in sol.orders.items()})
+    for free in (True, False):  # the default game (free choices), and free_choices=false
+        sol = solve_two_player(target, chart, base, start=guess, free=free)
+        arrays[winprob_key(target, chart, free)] = sol.win
+        arrays.update({order_key_name(k): v.astype(np.int8) for k, v in sol.orders.items()})
+        log(
+            f"win probabilities ({target}, {chart}, free choices {free}, {len(sol.orders)} "
+            f"tic-tac-toe order tables): done in {time.time() - start:.0f} s"
+        )
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp.npz")
     np.savez_compressed(tmp, **arrays)  # type: ignore[arg-type]
     tmp.replace(path)
     load_tables.cache_clear()

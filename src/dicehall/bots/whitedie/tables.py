@@ -76,9 +76,14 @@ def cache_dir() -> Path:
     return Path(user_cache_dir("dicehall"))
 
 
-def winprob_key(target: int, chart: str) -> str:
-    """Name of a win-probability table in ``tables.npz``."""
-    return f"winprob_{target}_{chart.replace('-', '_')}"
+def winprob_key(target: int, chart: str, free: bool = False) -> str:
+    """Name of a win-probability table in ``tables.npz`` (``free``: for the game with
+    free choices, where the player arranges Pips and decides the tic-tac-toe claim).
+
+    >>> winprob_key(21, "no-straights"), winprob_key(21, "standard", free=True)
+    ('winprob_21_no_straights', 'winprob_21_standard_free')
+    """
+    return f"winprob_{target}_{chart.replace('-', '_')}" + ("_free" if free else "")
 
 
 @cache

@@ -159,7 +159,7 @@ def _search(
 
     With ``free_claim`` the player, once nobody can place and he has used all his
     dice, may claim the empty squares or leave them empty, whichever ``leaf`` prefers
-    (a reading of the seed's "he can claim"; the rules engine always claims)."""
+    (the seed's "he can claim": the rules engine's ``free_choices``)."""
     tag = (leaf, free_claim) if free_claim else leaf
     key = (tag, (grid, mine, theirs, side))
     lo, hi = BOUNDS.get(key) or (0, 12)
@@ -230,25 +230,28 @@ def best_move(
     side: int,
     known: int | None = None,
     leaf: Leaf = SCORES,
+    free_claim: bool = False,
 ) -> tuple[int, int, int]:
     """A minimax placement ``(value, square, outcome)`` for ``side`` (who must be able
     to place). With the position's ``known`` value (from the shipped table) only cheap
-    null-window tests are needed."""
+    null-window tests are needed. ``free_claim``: the player will decide the claim
+    (only changes anything when ``leaf`` is not the score order)."""
     mine, theirs = tuple(sorted(mine)), tuple(sorted(theirs))
+    free_claim = free_claim and leaf != SCORES  # more squares are never worse otherwise
     here = moves(grid, mine, theirs, side)
     if not here:
         raise ValueError("this side cannot place")
     if known is not None:
         for v, sq in here:
             child = _after(grid, mine, theirs, side, v, sq)
-            if side == PLAYER and _search(*child, known - 1, known, leaf) >= known:
+            if side == PLAYER and _search(*child, known - 1, known, leaf, free_claim) >= known:
                 return v, sq, known
-            if side == OPPONENT and _search(*child, known, known + 1, leaf) <= known:
+            if side == OPPONENT and _search(*child, known, known + 1, leaf, free_claim) <= known:
                 return v, sq, known
     best: tuple[int, int, int] | None = None
     alpha, beta = -1, 13
     for v, sq in here:
-        outcome = _search(*_after(grid, mine, theirs, side, v, sq), alpha, beta, leaf)
+        outcome = _search(*_after(grid, mine, theirs, side, v, sq), alpha, beta, leaf, free_claim)
         if side == PLAYER and (best is None or outcome > best[2]):
             best, alpha = (v, sq, outcome), outcome
         elif side == OPPONENT and (best is None or outcome < best[2]):
@@ -258,13 +261,20 @@ def best_move(
 
 
 def move_values(
-    grid: Grid, mine: Dice, theirs: Dice, side: int, leaf: Leaf = SCORES
+    grid: Grid,
+    mine: Dice,
+    theirs: Dice,
+    side: int,
+    leaf: Leaf = SCORES,
+    free_claim: bool = False,
 ) -> list[tuple[int, int, int]]:
     """Each legal placement ``(value, square)`` of ``side`` with its exact minimax value
-    (the score, or with another ``leaf`` order the rank of the outcome)."""
+    (the score, or with another ``leaf`` order the rank of the outcome; ``free_claim``:
+    the player will decide the claim)."""
     mine, theirs = tuple(sorted(mine)), tuple(sorted(theirs))
+    free_claim = free_claim and leaf != SCORES
     return [
-        (v, sq, _search(*_after(grid, mine, theirs, side, v, sq), -1, 13, leaf))
+        (v, sq, _search(*_after(grid, mine, theirs, side, v, sq), -1, 13, leaf, free_claim))
         for v, sq in moves(grid, mine, theirs, side)
     ]
 

@@ -78,7 +78,7 @@ def explain_result(result: ChallengeResult, chart: str = "standard") -> str:
     """Why a finished challenge scored what it did."""
     who = seat_label(result.seat)
     if result.white in (2, 5, 6):
-        why = score_explanation(result.white, result.dice, chart)
+        why = score_explanation(result.white, result.dice, chart, result.points)
         return f"{CHALLENGES[result.white]}: {who}'s {' '.join(map(str, result.dice))} — {why}"
     if result.white == 4:
         why = matching_explanation(result.dice, result.opponent_dice)
@@ -91,6 +91,8 @@ def explain_result(result: ChallengeResult, chart: str = "standard") -> str:
     if any(abs(c) == 7 for c in result.grid):
         owner = "the player" if any(c == 7 for c in result.grid) else "the opponent"
         claim = f"; the empty squares went to {owner}"
+    elif result.claim_declined:
+        claim = "; the player left the empty squares unclaimed"
     points = result.points
     return f"Tic-tac-toe{claim}: {names} → {points} point{'s' * (points != 1)}"
 
@@ -137,7 +139,9 @@ def help(state: State) -> str:
     return (
         "Actions: stand | reroll 2 5 (by die values; #1 #3 by position; reroll all) |\n"
         "keep 5 5 (reroll the others) | place 4 b1 (columns a-c, rows 1-3 from the top) |\n"
-        "opponent 3 (choose whom to play in tic-tac-toe or matching)."
+        "opponent 3 (choose whom to play in tic-tac-toe or matching) |\n"
+        "arrange 2 (Pips: a square scoring 2; 'best' for the most) | claim or decline\n"
+        "(tic-tac-toe: take the empty squares or leave them)."
     )
 
 

@@ -35,6 +35,8 @@ class Phase(StrEnum):
     MATCH_PLAYER = "match-player"  # matching: the player must reroll two
     MATCH_OPPONENT = "match-opponent"  # matching: the opponent must reroll two
     MATCH_LAST = "match-last"  # matching: the player may reroll one
+    ARRANGE = "arrange"  # pips (free choices): the player picks his square's score
+    CLAIM = "claim"  # tic-tac-toe (free choices): the player claims the empty squares or not
     OVER = "over"  # the game has ended
 
 
@@ -47,6 +49,8 @@ TICTACTOE = Phase.TICTACTOE
 MATCH_PLAYER = Phase.MATCH_PLAYER
 MATCH_OPPONENT = Phase.MATCH_OPPONENT
 MATCH_LAST = Phase.MATCH_LAST
+ARRANGE = Phase.ARRANGE
+CLAIM = Phase.CLAIM
 OVER = Phase.OVER
 
 PLAYER_SIDE = 1
@@ -108,7 +112,29 @@ class ChooseOpponent:
         return f"opponent {self.seat + 1}"
 
 
-Action = Roll | Stand | Reroll | Place | ChooseOpponent
+@dataclass(frozen=True)
+class Arrange:
+    """Pips: arrange the four dice into a square that scores ``points`` (every
+    arrangement with that score is worth the same; the rules show one of them)."""
+
+    points: int
+
+    def __str__(self) -> str:
+        return f"arrange {self.points}"
+
+
+@dataclass(frozen=True)
+class Claim:
+    """Tic-tac-toe, once nobody can place and the player has placed all his dice:
+    claim the empty squares (``take``) or leave them empty."""
+
+    take: bool
+
+    def __str__(self) -> str:
+        return "claim" if self.take else "decline"
+
+
+Action = Roll | Stand | Reroll | Place | ChooseOpponent | Arrange | Claim
 
 
 @dataclass(frozen=True)
@@ -122,6 +148,8 @@ class ChallengeResult:
     opponent: int | None = None
     opponent_dice: Dice = ()
     grid: Grid = ()
+    claim_declined: bool = False
+    """Tic-tac-toe: the player could claim the empty squares and left them empty."""
 
 
 # -- dice arithmetic -----------------------------------------------------------

@@ -227,16 +227,15 @@ def placement_tuple(grid: Grid, values: Dice, player: bool) -> tuple[tuple[int, 
     """
     # what can_place decides for each (value, square): a square takes the values
     # that fit one of its neighbours, a bit mask per neighbour's face
-    fit = _FIT_MASKS[player]
+    fit = _FIT_SIGNED[player]  # indexed by the neighbour's cell + 7 (empty cells fit nothing)
     masks = [0] * 9
     for sq in range(9):
         if not grid[sq]:
             m = 0
             for n in NEIGHBOURS[sq]:
-                if grid[n]:
-                    m |= fit[abs(grid[n])]
+                m |= fit[grid[n] + 7]
             masks[sq] = m
-    return tuple((v, sq) for v in values for sq in range(9) if masks[sq] >> v & 1)
+    return tuple((v, sq) for v in values for sq in _NINE if masks[sq] >> v & 1)
 
 
 #: for the player (True) and the opponent (False): for each neighbour's face 0..7
@@ -245,6 +244,11 @@ _FIT_MASKS: dict[bool, tuple[int, ...]] = {
     side: tuple(sum(1 << v for v in range(1, 7) if m and fits(v, m, player=side)) for m in range(8))
     for side in (True, False)
 }
+#: the same by the signed cell value -7..7 (index cell + 7: the player's, empty, the opponent's)
+_FIT_SIGNED: dict[bool, tuple[int, ...]] = {
+    side: tuple(_FIT_MASKS[side][abs(c)] for c in range(-7, 8)) for side in (True, False)
+}
+_NINE = range(9)
 
 
 def claim(grid: Grid, player_dice_left: int) -> Grid:
@@ -282,7 +286,20 @@ def tictactoe_score(grid: Grid) -> int:
     >>> tictactoe_score((2, 3, -4, 4, 3, -2, -5, -1, 0))   # top-left block, no line
     1
     """
-    return len(tictactoe_lines(grid))
+    mask = 0
+    for i, c in enumerate(grid):
+        if c > 0:
+            mask |= 1 << i
+    return _MASK_SCORES[mask]
+
+
+def _mask_score(mask: int) -> int:
+    owned = [mask >> i & 1 for i in range(9)]
+    return sum(all(owned[i] for i in shape) for shape in (*LINES, *BLOCKS))
+
+
+#: the score of every set of the player's squares (a 9-bit mask, square i is bit i)
+_MASK_SCORES: tuple[int, ...] = tuple(_mask_score(m) for m in range(512))
 
 
 # ---------------------------------------------------------------------------
@@ -459,17 +476,32 @@ class PipSquare:
         return "\n".join(" ".join(row) for row in self.rows())
 
 
-@cache
 def _best_square(dice: Dice) -> PipSquare:
-    best: PipSquare | None = None
-    for order in dict.fromkeys(permutations(dice)):
-        choices = [range(len(PIP_LAYOUTS[f])) for f in order]
-        for turns in product(*choices):
-            square = PipSquare(tuple(order), tuple(turns))
-            if best is None or square.score() > best.score():
-                best = square
-    assert best is not None
-    return best
+    """The first square (in the search order of ``_pip_squares``) with the most points."""
+    return next(iter(_pip_squares(dice).values()))
+
+
+def _used(layout: tuple[str, ...]) -> tuple[int, int]:
+    """Bit masks of the rows and of the columns (0..2) of a 3x3 layout that hold a pip."""
+    rows = sum(1 << r for r in range(3) if "o" in layout[r])
+    cols = sum(1 << c for c in range(3) if any(layout[r][c] == "o" for r in range(3)))
+    return rows, cols
+
+
+#: ``_USED[face][turn]``: the rows and columns each layout uses (what a square's score needs)
+_USED: dict[int, tuple[tuple[int, int], ...]] = {
+    face: tuple(_used(layout) for layout in layouts) for face, layouts in PIP_LAYOUTS.items()
+}
+_EMPTY = tuple(3 - bin(m).count("1") for m in range(8))  # empty lines of a 3-bit mask
+
+
+def _square_score(order: Dice, turns: tuple[int, ...]) -> int:
+    """``PipSquare(order, turns).score()`` from the layouts' masks: dice 0 and 1 share the
+    top rows, 2 and 3 the bottom ones; 0 and 2 the left columns, 1 and 3 the right ones."""
+    (r0, c0), (r1, c1), (r2, c2), (r3, c3) = (
+        _USED[f][t] for f, t in zip(order, turns, strict=True)
+    )
+    return _EMPTY[r0 | r1] + _EMPTY[r2 | r3] + _EMPTY[c0 | c2] + _EMPTY[c1 | c3]
 
 
 def best_pip_square(dice: Sequence[int]) -> PipSquare:
@@ -488,6 +520,51 @@ def best_pip_square(dice: Sequence[int]) -> PipSquare:
     ((1, 1, 6, 6), (0, 0, 1, 1), [0, 2, 4], 3)
     """
     return _best_square(_check(dice))
+
+
+@cache
+def _pip_squares(dice: Dice) -> dict[int, PipSquare]:
+    """For each score some arrangement of ``dice`` reaches, the first such square (in
+    the order of ``_best_square``'s search), highest score first."""
+    found: dict[int, PipSquare] = {}
+    for order in dict.fromkeys(permutations(dice)):
+        choices = [range(len(PIP_LAYOUTS[f])) for f in order]
+        for turns in product(*choices):
+            score = _square_score(order, turns)
+            if score not in found:
+                found[score] = PipSquare(tuple(order), tuple(turns))
+    return {s: found[s] for s in sorted(found, reverse=True)}
+
+
+def pip_scores(dice: Sequence[int]) -> tuple[int, ...]:
+    """Every score an arrangement of the four dice can have, highest first: what a
+    player free to arrange his square (the seed: *"in any way"*) can take.
+
+    >>> pip_scores((6, 6, 1, 1)), pip_scores((1, 1, 1, 1))
+    ((3, 2, 0), (8,))
+    """
+    return tuple(_pip_squares(_check(dice)))
+
+
+def pip_square(dice: Sequence[int], points: int) -> PipSquare:
+    """An arrangement of the four dice that scores exactly ``points`` (the best square
+    when that is its score).
+
+    >>> print(pip_square((6, 6, 1, 1), 0))
+    . . . o . o
+    . o . o . o
+    . . . o . o
+    o . o . . .
+    o . o . o .
+    o . o . . .
+
+    :raises ValueError: if no arrangement of these dice scores ``points``.
+    """
+    squares = _pip_squares(_check(dice))
+    if points not in squares:
+        allowed = ", ".join(map(str, squares))
+        raise ValueError(f"no arrangement of {tuple(dice)} scores {points}; it can score {allowed}")
+    return squares[points]
 
 
 def pips_score(dice: Sequence[int]) -> int:

@@ -3,13 +3,15 @@
 The same ids and tensor shape serve every number of players (2..6), so one network
 or table can be used across them.
 
-**Decision ids** (``NUM_ACTIONS`` = 270):
+**Decision ids** (``NUM_ACTIONS`` = 281):
 
 * ``0``: stand;
 * ``1..209``: reroll the dice showing ``values``, by the rank of the multiset in
   ``MULTISETS`` (all sorted tuples of one to four faces, shortest first);
 * ``210..263``: place the die ``v`` on square ``sq`` (0..8): ``210 + 9 * (v - 1) + sq``;
-* ``264..269``: choose the seat ``s`` (0-based) as opponent: ``264 + s``.
+* ``264..269``: choose the seat ``s`` (0-based) as opponent: ``264 + s``;
+* ``270..278``: arrange the Pips square to score ``p`` (0..8): ``270 + p``;
+* ``279``: claim the empty tic-tac-toe squares; ``280``: decline the claim.
 
 **Chance-outcome ids** (``NUM_CHANCE_OUTCOMES`` = 966):
 
@@ -19,7 +21,7 @@ or table can be used across them.
 * ``757..965``: a roll of one to four dice without a white die (the opponent's four
   dice, a reroll): ``757 + rank of the dice in MULTISETS``.
 
-**Observation** (``float32``, shape ``(208,)``), for the seat ``player``. Seats are
+**Observation** (``float32``, shape ``(210,)``), for the seat ``player``. Seats are
 seen relative to ``player``: slot ``k`` is seat ``(player + k) % players``, so slot 0
 is always the observer, and slots beyond the number of players stay 0.
 
@@ -34,13 +36,16 @@ is always the observer, and slots beyond the number of players stay 0.
 * 70: dice being rolled / 4; 71: rerolls left / 2; 72: 1 if the player (not the
   opponent) places next in tic-tac-toe;
 * 73..207: the tic-tac-toe grid, 15 units per square (9 squares ``a1 b1 c1 a2 ...``):
-  empty, the player's die 1..6 or claim, the opponent's die 1..6 or claim.
+  empty, the player's die 1..6 or claim, the opponent's die 1..6 or claim;
+* 208: 1 in the phase where the player arranges his Pips square, 209: 1 where he
+  decides the claim (the free choices, added after the ten phases above; those
+  phases leave 36..45 at 0).
 
 >>> from dicehall import load_game
 >>> state = load_game("whitedie", players=3).new_initial_state()
 >>> enc = Encoding(state.game)
 >>> len(enc.chance_ids(state)), enc.observation(state, 2).shape
-(756, (208,))
+(756, (210,))
 """
 
 from __future__ import annotations
@@ -55,7 +60,9 @@ from dicehall.core.errors import IllegalActionError
 from dicehall.core.game import CHANCE, TERMINAL, State
 from dicehall.games.whitedie.challenges import CLAIMED
 from dicehall.games.whitedie.rules import (
+    ARRANGE,
     CHOOSE,
+    CLAIM,
     MATCH_LAST,
     MATCH_OPPONENT,
     MATCH_PLAYER,
@@ -66,7 +73,9 @@ from dicehall.games.whitedie.rules import (
     ROLL,
     START,
     TICTACTOE,
+    Arrange,
     ChooseOpponent,
+    Claim,
     Place,
     Reroll,
     Roll,
@@ -81,14 +90,18 @@ RANK = {m: i for i, m in enumerate(MULTISETS)}
 FOUR_RANK = {m: i for i, m in enumerate(c for c in MULTISETS if len(c) == 4)}
 PLACE_BASE = 1 + len(MULTISETS)
 CHOOSE_BASE = PLACE_BASE + 54
-NUM_ACTIONS = CHOOSE_BASE + MAX_SEATS
+ARRANGE_BASE = CHOOSE_BASE + MAX_SEATS
+CLAIM_ID = ARRANGE_BASE + 9
+NUM_ACTIONS = CLAIM_ID + 2
 PLAIN_ROLL_BASE = 1 + 6 * len(FOUR_RANK)
 NUM_CHANCE_OUTCOMES = PLAIN_ROLL_BASE + len(MULTISETS)
 PHASES = (
     START, ROLL, CHOOSE, OPPONENT_ROLL, REROLL, TICTACTOE,
     MATCH_PLAYER, MATCH_OPPONENT, MATCH_LAST, OVER,
 )  # fmt: skip
-OBSERVATION_SIZE = 73 + 9 * 15
+OBSERVATION_SIZE = 73 + 9 * 15 + 2
+#: the observation's units of the two phases added with the free choices
+LATER_PHASES = {ARRANGE: 208, CLAIM: 209}
 
 
 def decision_id(action: Any) -> int:
@@ -98,6 +111,8 @@ def decision_id(action: Any) -> int:
 
     >>> decision_id(Stand()), decision_id(Reroll((2, 5))), decision_id(Place(6, 8))
     (0, 16, 263)
+    >>> decision_id(Arrange(3)), decision_id(Claim(True)), decision_id(Claim(False))
+    (273, 279, 280)
     """
     if isinstance(action, Stand):
         return 0
@@ -107,6 +122,10 @@ def decision_id(action: Any) -> int:
         return PLACE_BASE + 9 * (action.value - 1) + action.square
     if isinstance(action, ChooseOpponent) and 0 <= action.seat < MAX_SEATS:
         return CHOOSE_BASE + action.seat
+    if isinstance(action, Arrange) and 0 <= action.points <= 8:
+        return ARRANGE_BASE + action.points
+    if isinstance(action, Claim):
+        return CLAIM_ID + (not action.take)
     raise ValueError(f"{action!r} is not a White Die decision")
 
 
@@ -173,7 +192,10 @@ class Encoding(ActionEncoding):
             out[24 + slot(s.opponent)] = 1.0
         if s.winner is not None:
             out[30 + slot(s.winner)] = 1.0
-        out[36 + PHASES.index(s.phase)] = 1.0
+        if s.phase in LATER_PHASES:
+            out[LATER_PHASES[s.phase]] = 1.0
+        else:
+            out[36 + PHASES.index(s.phase)] = 1.0
         if s.white and s.phase not in (START, ROLL, OVER):
             out[46 + s.white - 1] = 1.0
         _counts(s.dice, out, 52)

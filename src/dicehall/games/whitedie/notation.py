@@ -2,14 +2,17 @@
 
 Canonical texts: ``white 5: 1 2 2 6`` (a five-dice roll, white die first), ``white 1``,
 ``2 5`` (dice rolled for a reroll or the opponent's roll), ``stand``, ``reroll 2 5``,
-``place 4 b1``, ``opponent 3``. The parser also accepts short forms:
+``place 4 b1``, ``opponent 3``, ``arrange 2`` (Pips: a square scoring 2), ``claim`` and
+``decline`` (the tic-tac-toe claim). The parser also accepts short forms:
 
 * ``reroll 2 5`` names dice by value; if those values are not all showing, the
   numbers are read as positions 1-4 in the order shown (``#2 #4`` always means
   positions); ``reroll all``, ``keep 5 5`` (reroll the others), ``r 6``;
 * ``stand``, ``s``, ``keep all``, ``reroll none``;
 * ``place 4 b1``, ``4 b1``, ``4b1``, ``p 4 on b1``;
-* ``opponent 3``, ``vs 3``, ``o 3`` or just ``3`` when choosing an opponent.
+* ``opponent 3``, ``vs 3``, ``o 3`` or just ``3`` when choosing an opponent;
+* ``arrange 2``, ``a 2``, ``score 2``, just ``2``, or ``best`` when arranging Pips;
+* ``claim``, ``c``, ``yes``, ``take`` and ``decline``, ``d``, ``no``, ``leave`` at the claim.
 
 >>> from dicehall import load_game
 >>> s = load_game("whitedie").setup([0, 0], 0, white=2, dice=[2, 3, 5, 5])
@@ -24,20 +27,24 @@ from typing import TYPE_CHECKING
 
 from dicehall.core.errors import GameOverError
 from dicehall.games.whitedie.board import (
+    ARRANGE,
     CHOOSE,
+    CLAIM,
     MATCH_OPPONENT,
     ROLL,
     START,
     TICTACTOE,
     Action,
+    Arrange,
     ChooseOpponent,
+    Claim,
     Place,
     Reroll,
     Roll,
     Stand,
     remove,
 )
-from dicehall.games.whitedie.challenges import square_index
+from dicehall.games.whitedie.challenges import pip_scores, square_index
 
 if TYPE_CHECKING:
     from dicehall.games.whitedie.rules import WhiteDieState
@@ -47,6 +54,10 @@ _PLACE = re.compile(
     r"^(?:place|put|play|p)?\s*([1-6])\s*(?:on|at|to|@)?\s*([a-c][1-3]|[1-3][a-c])$"
 )
 _CHOOSE = re.compile(r"^(?:opponent|opp|vs|versus|o|against|choose|seat)?\s*(\d+)$")
+_ARRANGE = re.compile(r"^(?:arrange|arr|a|score|points)?\s*(\d+)(?:\s*points?)?$")
+_CLAIMS = {"claim": True, "c": True, "yes": True, "y": True, "take": True, "claim all": True,
+           "decline": False, "d": False, "no": False, "n": False, "leave": False,
+           "leave empty": False, "no claim": False}  # fmt: skip
 
 
 def parse_action(state: WhiteDieState, text: str) -> Action:
@@ -76,6 +87,24 @@ def _parse(state: WhiteDieState, text: str, raw: str) -> Action:
         if not m:
             raise state.syntax_error(raw, "choose your opponent by seat number, e.g. 'opponent 2'")
         return ChooseOpponent(int(m.group(1)) - 1)
+    if state.phase not in (ARRANGE, CLAIM):  # said at the wrong time: say when they apply
+        if text in ("claim", "decline"):
+            return Claim(text == "claim")
+        if re.fullmatch(r"arrange \d+", text):
+            return Arrange(int(text.split()[1]))
+    if state.phase == ARRANGE:
+        if text in ("best", "arrange best", "stand", "s"):
+            return Arrange(pip_scores(state.dice)[0])
+        m = _ARRANGE.match(text)
+        if not m:
+            raise state.syntax_error(raw, "arrange the square by its score, e.g. 'arrange 2'")
+        return Arrange(int(m.group(1)))
+    if state.phase == CLAIM:
+        if text not in _CLAIMS:
+            raise state.syntax_error(
+                raw, "answer 'claim' (the empty squares are yours) or 'decline'"
+            )
+        return Claim(_CLAIMS[text])
     if state.phase == TICTACTOE:
         m = _PLACE.match(text)
         if not m:
@@ -160,6 +189,13 @@ def _why(state: WhiteDieState, action: Action) -> str:
         return "choose another player's seat"
     if isinstance(action, Place):
         return f"{action.value} cannot go on that square now"
+    if isinstance(action, Arrange):
+        if state.phase != ARRANGE:
+            return "a square is arranged only at the end of Pips"
+        can = ", ".join(map(str, pip_scores(state.dice)))
+        return f"no arrangement of {_show(state.dice)} scores {action.points}; it can score {can}"
+    if isinstance(action, Claim):
+        return "the claim is decided only when nobody can place and all your dice are placed"
     if isinstance(action, Stand):
         return "you must reroll exactly two dice now" if state.phase != ROLL else "roll first"
     if isinstance(action, Reroll):

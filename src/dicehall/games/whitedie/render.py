@@ -8,7 +8,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from dicehall.games.whitedie.board import (
+    ARRANGE,
     CHOOSE,
+    CLAIM,
     MATCH_LAST,
     MATCH_OPPONENT,
     MATCH_PLAYER,
@@ -27,9 +29,13 @@ from dicehall.games.whitedie.challenges import (
     best_matches,
     best_pip_square,
     challenge_score,
+    claim,
     matching_score,
+    pip_scores,
+    pip_square,
     poker_hand,
     sixes_sets,
+    tictactoe_score,
 )
 
 if TYPE_CHECKING:
@@ -75,27 +81,36 @@ def seat_label(seat: int) -> str:
     return f"seat {seat + 1}"
 
 
-def score_explanation(white: int, dice: tuple[int, ...], chart: str = "standard") -> str:
-    """Why four dice score what they do in Poker, Pips or Sixes.
+def score_explanation(
+    white: int, dice: tuple[int, ...], chart: str = "standard", points: int | None = None
+) -> str:
+    """Why four dice score what they do in Poker, Pips or Sixes (in Pips: the best
+    square, or the square the player arranged to score ``points``).
 
     >>> score_explanation(6, (2, 4, 4, 1))
     'sixes: 2+4, 2+4 → 2 points'
     >>> score_explanation(2, (3, 4, 5, 6))
     'straight → 4 points'
+    >>> score_explanation(5, (1, 1, 6, 6), points=2)
+    'arranged square: 2 empty rows and 0 empty columns → 2 points (the best square scores 3)'
     """
-    points = challenge_score(white, dice, chart)
+    best = challenge_score(white, dice, chart)
+    if white != 5 or points is None:
+        points = best
     unit = "point" if points == 1 else "points"
     if white == 2:
         return f"{poker_hand(dice)} → {points} {unit}"
     if white == 6:
         sets = ", ".join("+".join(map(str, s)) for s in sixes_sets(dice)) or "no set adds up to 6"
         return f"sixes: {sets} → {points} {unit}"
-    square = best_pip_square(dice)
+    square = pip_square(dice, points)
     rows, cols = square.empty_rows(), square.empty_columns()
-    return (
-        f"best square: {len(rows)} empty row{'s' * (len(rows) != 1)} and "
+    which = "best square" if points == best else "arranged square"
+    text = (
+        f"{which}: {len(rows)} empty row{'s' * (len(rows) != 1)} and "
         f"{len(cols)} empty column{'s' * (len(cols) != 1)} → {points} {unit}"
     )
+    return text if points == best else f"{text} (the best square scores {best})"
 
 
 def matching_explanation(mine: tuple[int, ...], theirs: tuple[int, ...]) -> str:
@@ -164,6 +179,23 @@ def challenge_lines(state: WhiteDieState) -> list[str]:
             lines.append(f"  dice: {dice_text(state.dice)}   (now: {now})")
             if state.white == 5:
                 lines += ["  " + row for row in str(best_pip_square(state.dice)).splitlines()]
+        return lines
+    if state.phase == ARRANGE:
+        can = ", ".join(map(str, pip_scores(state.dice)))
+        lines = [
+            f"White 5: Pips — {who} arranges his square",
+            f"  dice: {dice_text(state.dice)}   squares can score {can}: type 'arrange N' "
+            "or 'best' (this one):",
+        ]
+        return lines + ["  " + row for row in str(best_pip_square(state.dice)).splitlines()]
+    if state.phase == CLAIM:
+        taken, kept = tictactoe_score(claim(state.grid, 0)), tictactoe_score(state.grid)
+        lines = [f"White 3: Tic-tac-toe — {who} [x] against {opp} (x): nobody can place"]
+        lines += ["  " + ln for ln in grid_lines(state.grid)]
+        lines.append(
+            f"  {who} has placed all his dice: 'claim' the empty squares ({taken} points) "
+            f"or 'decline' ({kept})"
+        )
         return lines
     if state.phase == CHOOSE:
         return [

@@ -31,7 +31,10 @@ from dicehall.games.whitedie.challenges import (
     best_matches,
     best_pip_square,
     challenge_score,
+    claim,
     matching_score,
+    pip_scores,
+    pip_square,
     poker_hand,
     sixes_sets,
     tictactoe_lines,
@@ -39,7 +42,9 @@ from dicehall.games.whitedie.challenges import (
 )
 from dicehall.games.whitedie.render import matching_explanation, score_explanation
 from dicehall.games.whitedie.rules import (
+    ARRANGE,
     CHOOSE,
+    CLAIM,
     MATCH_LAST,
     MATCH_OPPONENT,
     MATCH_PLAYER,
@@ -50,8 +55,10 @@ from dicehall.games.whitedie.rules import (
     ROLL,
     START,
     TICTACTOE,
+    Arrange,
     ChallengeResult,
     ChooseOpponent,
+    Claim,
     Place,
     Reroll,
     Roll,
@@ -70,8 +77,8 @@ RULES = {
     "of the player's squares score.",
     4: "Matching: the player rerolls two, the opponent rerolls two, the player may reroll one; "
     "equal totals match (+1 if all four of the player's dice match).",
-    5: "Pips: stand or reroll up to two times; the best 2x2 square scores its empty rows and "
-    "columns of pip positions.",
+    5: "Pips: stand or reroll up to two times; then arrange the 2x2 square (the best is offered "
+    "first): it scores its empty rows and columns of pip positions.",
     6: "Sixes: stand or reroll up to two times; every set of dice adding up to 6 scores one.",
 }
 
@@ -127,21 +134,24 @@ def _scored(what: Message, points: int) -> Message:
     return message(N_("{what} → {points}"), what=what, points=points_message(points))
 
 
-def score_message(white: int, dice: Dice, chart: str) -> Message:
-    """Why four dice score what they do in Poker, Pips or Sixes (``render.score_explanation``).
+def score_message(white: int, dice: Dice, chart: str, points: int | None = None) -> Message:
+    """Why four dice score what they do in Poker, Pips or Sixes (``render.score_explanation``;
+    in Pips: the best square, or the square the player arranged to score ``points``).
 
     >>> score_message(6, (2, 4, 4, 1), "standard")["params"]["what"]
     {'id': 'sixes: {sets}', 'params': {'sets': '2+4, 2+4'}}
     """
-    points = challenge_score(white, dice, chart)
+    best = challenge_score(white, dice, chart)
+    if white != 5 or points is None:
+        points = best
     if white == 2:
         return _scored(message(HAND_MESSAGES[poker_hand(dice)]), points)
     if white == 6:
         found = ", ".join("+".join(map(str, x)) for x in sixes_sets(dice))
         sets = found or message(N_("no set adds up to 6"))
         return _scored(message(N_("sixes: {sets}"), sets=sets), points)
-    square = best_pip_square(dice)
-    return pips_message(len(square.empty_rows()), len(square.empty_columns()), points, points)
+    square = pip_square(dice, points)
+    return pips_message(len(square.empty_rows()), len(square.empty_columns()), points, best)
 
 
 def pips_message(rows: int, columns: int, points: int, best: int) -> Message:
@@ -191,15 +201,18 @@ def grid_message(lines: int, blocks: int, points: int) -> Message:
     return _scored(what, points)
 
 
-def pips_view(dice: Dice) -> dict[str, Any]:
-    """The best pips square of four dice: faces and turns (top-left, top-right, bottom-left,
-    bottom-right), the six rows of pip positions (``o`` a pip) and the empty rows/columns.
+def pips_view(dice: Dice, points: int | None = None) -> dict[str, Any]:
+    """The best pips square of four dice (or one scoring ``points``): faces and turns
+    (top-left, top-right, bottom-left, bottom-right), the six rows of pip positions (``o`` a
+    pip) and the empty rows/columns.
 
     >>> p = pips_view((6, 6, 1, 1))
     >>> p["faces"], p["turns"], p["empty_rows"], p["empty_columns"], p["score"]
     ([1, 1, 6, 6], [0, 0, 1, 1], [0, 2, 4], [], 3)
+    >>> pips_view((6, 6, 1, 1), 0)["score"]
+    0
     """
-    square = best_pip_square(dice)
+    square = best_pip_square(dice) if points is None else pip_square(dice, points)
     return {
         "faces": list(square.faces),
         "turns": list(square.turns),
@@ -239,17 +252,20 @@ def lines_view(grid: Grid) -> dict[str, Any]:
     return {"lines": lines, "blocks": blocks, "points": tictactoe_score(grid)}
 
 
-def explain(white: int, dice: Dice, chart: str) -> dict[str, Any]:
-    """How four dice score in Poker, Pips or Sixes, with the details the board draws."""
+def explain(white: int, dice: Dice, chart: str, points: int | None = None) -> dict[str, Any]:
+    """How four dice score in Poker, Pips or Sixes, with the details the board draws (in
+    Pips: the best square, or the square the player arranged to score ``points``)."""
+    if white != 5 or points is None:
+        points = challenge_score(white, dice, chart)
     out: dict[str, Any] = {
-        "points": challenge_score(white, dice, chart),
-        "text": score_explanation(white, dice, chart),
-        "message": score_message(white, dice, chart),
+        "points": points,
+        "text": score_explanation(white, dice, chart, points),
+        "message": score_message(white, dice, chart, points),
     }
     if white == 2:
         out["hand"] = poker_hand(dice)
     elif white == 5:
-        out["pips"] = pips_view(dice)
+        out["pips"] = pips_view(dice, points)
     elif white == 6:
         out["sets"] = [list(s) for s in sixes_sets(dice)]
     return out
@@ -289,12 +305,16 @@ def result_view(result: ChallengeResult, chart: str) -> dict[str, Any]:
         "opponent_dice": list(result.opponent_dice),
     }
     if result.white in (2, 5, 6) and len(result.dice) == 4:
-        out["explain"] = explain(result.white, result.dice, chart)
+        out["explain"] = explain(result.white, result.dice, chart, result.points)
     elif result.white == 4 and len(result.dice) == 4 and len(result.opponent_dice) == 4:
         out["explain"] = explain_matching(result.dice, result.opponent_dice)
     elif result.white == 3 and result.grid:
         out["grid"] = grid_view(result.grid, result.seat, result.opponent)
         out["explain"] = explain_grid(result.grid)
+        if result.claim_declined:
+            out["explain"]["text"] += "; the empty squares were left unclaimed"
+            out["explain"]["message"] = unclaimed_message(out["explain"]["message"])
+            out["explain"]["declined"] = True
     else:
         out["explain"] = {
             "points": result.points,
@@ -324,6 +344,10 @@ def status_line(s: WhiteDieState) -> str:
     if s.phase == TICTACTOE:
         side = who if s.side == PLAYER_SIDE else opp
         return f"Tic-tac-toe: {who} against {opp}; {side} places a die"
+    if s.phase == ARRANGE:
+        return f"Pips: {who} arranges his square"
+    if s.phase == CLAIM:
+        return f"Tic-tac-toe: nobody can place; {who} may claim the empty squares"
     return {
         MATCH_PLAYER: f"Matching: {who} must reroll two dice",
         MATCH_OPPONENT: f"Matching: {opp} must reroll two dice",
@@ -352,7 +376,7 @@ def state_view(state: State) -> dict[str, Any]:
         "rerolls_left": s.rerolls_left if s.phase == REROLL else None,
         "opponent": s.opponent if in_challenge else None,
         "opponent_dice": list(s.opponent_dice) if in_challenge and s.opponent_dice else None,
-        "grid": grid_view(s.grid, s.turn, s.opponent) if s.phase == TICTACTOE else None,
+        "grid": grid_view(s.grid, s.turn, s.opponent) if s.phase in (TICTACTOE, CLAIM) else None,
         "placing": s.current_player() if s.phase == TICTACTOE and s.grid else None,
         "rolling": s.rolling,
         "kept": list(s.kept),
@@ -370,7 +394,7 @@ def state_view(state: State) -> dict[str, Any]:
             ],
         }
     if not s.rolling and len(s.dice) == 4:
-        if s.phase == REROLL:
+        if s.phase in (REROLL, ARRANGE):
             view["now"] = explain(s.white, s.dice, chart)
         elif s.phase in (MATCH_PLAYER, MATCH_OPPONENT, MATCH_LAST) and len(s.opponent_dice) == 4:
             view["now"] = explain_matching(s.dice, s.opponent_dice)
@@ -383,11 +407,31 @@ def legal_view(state: State) -> dict[str, Any]:
     ``kind`` is ``choose`` (``opponents``: seat and text), ``reroll`` (the mover's ``dice``,
     ``stand``: the text or null, ``sizes``: how many dice may be rerolled, ``rerolls``: the
     sorted values joined by spaces, e.g. ``"2 5"``, mapped to the action text) or ``place``
-    (the placing side's ``dice`` and every ``placements`` entry: value, square, name, text).
+    (the placing side's ``dice`` and every ``placements`` entry: value, square, name, text),
+    ``arrange`` (Pips with free choices: the ``dice`` and each reachable square, best first:
+    ``points``, ``text`` and the ``pips`` square) or ``claim`` (``claim`` and ``decline``: the
+    text and the points each gives).
     """
     s = _wd(state)
     mover = s.current_player()
     legal = s.legal_actions()
+    if s.phase == ARRANGE:
+        return {
+            "kind": "arrange",
+            "seat": mover,
+            "dice": list(s.dice),
+            "arrangements": [
+                {"points": p, "text": str(Arrange(p)), "pips": pips_view(s.dice, p)}
+                for p in pip_scores(s.dice)
+            ],
+        }
+    if s.phase == CLAIM:
+        return {
+            "kind": "claim",
+            "seat": mover,
+            "claim": {"text": "claim", "points": tictactoe_score(claim(s.grid, 0))},
+            "decline": {"text": "decline", "points": tictactoe_score(s.grid)},
+        }
     if s.phase == CHOOSE:
         return {
             "kind": "choose",
@@ -469,6 +513,10 @@ def move_view(before: State, text: str, after: State) -> dict[str, Any] | None:
             "values": list(action.values),
             "kept": list(kept),
         }
+    if isinstance(action, Arrange):
+        return {"kind": "arrange", "seat": mover, "points": action.points, "scored": scored}
+    if isinstance(action, Claim):
+        return {"kind": "claim", "seat": mover, "take": action.take, "scored": scored}
     assert isinstance(action, Stand)
     return {"kind": "stand", "seat": mover, "scored": scored}
 

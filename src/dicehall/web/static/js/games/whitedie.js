@@ -10,6 +10,8 @@
 //   [data-button="reroll"]        reroll the selected dice (disabled until the selection is legal)
 //   [data-button="stand"]         keep the dice and score
 //   [data-button="opponent"][data-seat="N"]  play against seat N (0-based)
+//   [data-button="arrange"][data-points="P"]  Pips: arrange the square to score P (best first)
+//   [data-button="claim"], [data-button="decline"]  tic-tac-toe: claim the empty squares or not
 //   [data-score-seat="N"]         seat N's score card;  svg.whitedie-table[data-phase]
 //
 // Keyboard: the dice that may be picked, the squares and the buttons are buttons (Tab, Enter or
@@ -70,7 +72,7 @@ function rulesLine(white) {
     2: t("Poker: stand, or reroll any dice up to two times; scored by the poker chart."),
     3: t("Tic-tac-toe: place dice next to fitting dice (opponent first); lines and 2x2 blocks of the player's squares score."),
     4: t("Matching: the player rerolls two, the opponent rerolls two, the player may reroll one; equal totals match (+1 if all four of the player's dice match)."),
-    5: t("Pips: stand or reroll up to two times; the best 2x2 square scores its empty rows and columns of pip positions."),
+    5: t("Pips: stand or reroll up to two times; then arrange the 2x2 square (the best is offered first): it scores its empty rows and columns of pip positions."),
     6: t("Sixes: stand or reroll up to two times; every set of dice adding up to 6 scores one."),
   }[white] || "";
 }
@@ -106,6 +108,8 @@ function statusLine(snap) {
     case "match-player": return t("Matching: {name} must reroll two dice", { name: who });
     case "match-opponent": return t("Matching: {name} must reroll two dice", { name: opp });
     case "match-last": return t("Matching: {name} may reroll one die or stand", { name: who });
+    case "arrange": return t("Pips: {name} arranges his square", { name: who });
+    case "claim": return t("Tic-tac-toe: nobody can place; {name} may claim the empty squares", { name: who });
     default: return v.status_line;
   }
 }
@@ -139,6 +143,10 @@ function positionText(snap, moves, st) {
   } else if (moves && moves.kind === "place") {
     const where = moves.placements.map((p) => `${p.value} → ${SQUARES[p.square]}`);
     lines.push(t("Dice you may place, and where: {places}.", { places: where.join(", ") }));
+  } else if (moves && moves.kind === "arrange") {
+    lines.push(t("Squares you may arrange, by their points: {points}.", { points: moves.arrangements.map((a) => a.points).join(", ") }));
+  } else if (moves && moves.kind === "claim") {
+    lines.push(t("Claim the empty squares ({a}) or decline ({b}).", { a: pointsWord(moves.claim.points), b: pointsWord(moves.decline.points) }));
   }
   return lines.join(" ");
 }
@@ -358,6 +366,8 @@ function subtitle(snap) {
     case "match-player": return t("{a} vs {b}: the player rerolls two", { a: who, b: opp });
     case "match-opponent": return t("{a} vs {b}: the opponent rerolls two", { a: who, b: opp });
     case "match-last": return t("{a} vs {b}: the player may reroll one", { a: who, b: opp });
+    case "arrange": return t("{name}: arrange the square", { name: who });
+    case "claim": return t("{name}: claim the empty squares?", { name: who });
     default: return statusLine(snap);
   }
 }
@@ -600,6 +610,24 @@ function drawControls(root, st, moves) {
     }
     return wrap;
   }
+  if (moves.kind === "arrange") {
+    // the seed lets the player arrange his square as he likes: every reachable score, best first
+    status.textContent = t("Pips: choose how to arrange your square (the best first).");
+    for (const a of moves.arrangements) {
+      box.append(html("button", {
+        class: a === moves.arrangements[0] ? "btn primary" : "btn", "data-button": "arrange", "data-points": a.points, onclick: () => play(root, a.text),
+      }, t("Arrange for {points}", { points: pointsWord(a.points) })));
+    }
+    return wrap;
+  }
+  if (moves.kind === "claim") {
+    status.textContent = t("Nobody can place and all your dice are placed: claim the empty squares?");
+    box.append(html("button", { class: "btn primary", "data-button": "claim", onclick: () => play(root, moves.claim.text) },
+      t("Claim ({points})", { points: pointsWord(moves.claim.points) })));
+    box.append(html("button", { class: "btn", "data-button": "decline", onclick: () => play(root, moves.decline.text) },
+      t("Decline ({points})", { points: pointsWord(moves.decline.points) })));
+    return wrap;
+  }
   if (moves.kind === "place") {
     status.textContent = st.value === null
       ? (moves.side === "player"
@@ -681,6 +709,9 @@ export function describe(entry, snap) {
     return t("rolls {dice}", { dice: text });
   }
   if (text === "stand") return t("stands");
+  if (text === "claim") return t("claims the empty squares");
+  if (text === "decline") return t("leaves the empty squares unclaimed");
+  if (text.startsWith("arrange")) return t("arranges his square for {points}", { points: pointsWord(Number(text.slice(8))) });
   if (text.startsWith("reroll")) return t("rerolls {dice}", { dice: text.slice(7) });
   if (text.startsWith("place")) {
     const [, value, sq] = text.split(" ");
