@@ -37,6 +37,11 @@ LANGUAGES = ("pt",)
 #: server modules whose user-facing messages are translated (marked with _() or N_())
 PYTHON_SOURCES = (
     "src/dicehall/server/error_messages.py",
+    "src/dicehall/server/chat.py",
+    "src/dicehall/server/clocks.py",
+    "src/dicehall/server/ratings.py",
+    "src/dicehall/server/seeks.py",
+    "src/dicehall/server/service.py",
     "src/dicehall/server/views/whitedie.py",
 )
 

@@ -109,3 +109,28 @@ def test_every_fixed_message_and_reason_is_translated() -> None:
     text = i18n.message_text("pt", detail)
     assert text.startswith("«x» não se pode jogar aqui. Ações legais: 0, 1,")
     assert text.endswith("19 e mais 5.")
+
+
+def test_errors_with_values_are_translated_whole(client: Any) -> None:
+    """An error whose words carry a value (which game, which seat, which bot) comes in
+    Portuguese whole, with no English in brackets after the sentence."""
+    en = client.get("/api/games/nosuchgame").json()["error"]
+    assert en == {
+        "code": "unknown_game",
+        "message": "there is no game 'nosuchgame'",
+        "detail": {"id": "there is no game {id}", "params": {"id": "'nosuchgame'"}, "whole": True},
+    }
+    pt = client.get("/api/games/nosuchgame", headers=PT).json()["error"]
+    assert pt["message"] == "não há nenhum jogo 'nosuchgame'"
+    made = client.post(
+        "/api/games", json={"game": "backgammon", "opponent": "bot:nosuch"}, headers=PT
+    ).json()["error"]
+    assert made["code"] == "bad_request"
+    assert made["message"].startswith(
+        "o adversário 'bot:nosuch' não é oferecido em backgammon; escolha um de: bot, "
+    ), made
+    assert made["message"].endswith(", random, friend, local")
+    seat = client.post(
+        "/api/games", json={"game": "backgammon", "opponent": "friend", "seat": 5}, headers=PT
+    ).json()["error"]
+    assert _portuguese(seat["message"]) == "o lugar tem de ser 0..1 em backgammon", seat

@@ -30,6 +30,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from dicehall.server.error_messages import N_
 from dicehall.server.limits import TokenBucket
 from dicehall.server.service import ServiceError
 from dicehall.server.storage import Store
@@ -58,7 +59,9 @@ def clean_text(text: object) -> str:
     if not isinstance(text, str):
         raise ServiceError("bad_request", "a chat message is a text")
     if len(text) > 4 * MAX_LENGTH:
-        raise ServiceError("too_long", f"a chat message is at most {MAX_LENGTH} characters")
+        raise ServiceError.said(
+            "too_long", N_("a chat message is at most {n} characters"), n=MAX_LENGTH
+        )
     cleaned = _CONTROL.sub("", text).strip()
     if not cleaned:
         raise ServiceError("bad_request", "an empty chat message")
@@ -147,7 +150,11 @@ class Chat:
             ``rate_limited`` when the author sends faster than the limits allow.
         """
         if channel not in CHANNELS:
-            raise ServiceError("bad_request", f"a chat channel is one of {', '.join(CHANNELS)}")
+            raise ServiceError.said(
+                "bad_request",
+                N_("a chat channel is one of {channels}"),
+                channels=", ".join(CHANNELS),
+            )
         cleaned = clean_text(text)
         key = f"a:{account_id}" if account_id else f"s:{room}:{seat}"
         if not self._allow(key):

@@ -40,6 +40,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from dicehall.server.error_messages import N_
 from dicehall.server.service import GameService, LiveGame, LogEntry, ServiceError, loss_for
 from dicehall.server.storage import Store
 
@@ -77,7 +78,9 @@ class TimeControl:
         for name in ("initial", "increment", "delay"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int | float):
-                raise ServiceError("bad_request", f"clock {name} must be a number of seconds")
+                raise ServiceError.said(
+                    "bad_request", N_("clock {name} must be a number of seconds"), name=name
+                )
         if not MIN_INITIAL <= self.initial <= MAX_INITIAL:
             raise ServiceError(
                 "bad_request",

@@ -184,6 +184,12 @@ def stale_detail(seq: int, seen: int) -> dict[str, Any]:
     return _message(N_("The game is at action {seq}; you saw action {seen}."), seq=seq, seen=seen)
 
 
+def whole(msgid: str, **params: Any) -> dict[str, Any]:
+    """A structured message that says everything its error says (``ServiceError.said``): it
+    is translated whole, in place of the code's sentence."""
+    return {"id": msgid, "params": params, "whole": True}
+
+
 def seat_taken_detail(seat: int) -> dict[str, Any]:
     """Seat ``seat`` (0-based) was taken just before."""
     return _message(N_("Seat {seat} was just taken."), seat=seat + 1)
@@ -205,6 +211,8 @@ def translate_error(
     whole = i18n.gettext(lang, message)
     if whole != message:
         return whole
+    if detail and detail.get("whole"):
+        return i18n.message_text(lang, detail)
     sentence = CODE_SENTENCES.get(code)
     if sentence is None:
         return message

@@ -38,6 +38,7 @@ from fastapi import APIRouter
 
 from dicehall.core.glicko2 import Rating, update
 from dicehall.server.accounts import Accounts
+from dicehall.server.error_messages import N_
 from dicehall.server.service import LiveGame, LogEntry, ServiceError
 from dicehall.server.storage import GameRow, Store
 
@@ -285,7 +286,9 @@ class Ratings:
         """
         account = self.accounts.by_username(username)
         if account is None:
-            raise ServiceError("unknown_player", f"no player named {username[:24]!r}")
+            raise ServiceError.said(
+                "unknown_player", N_("no player named {name}"), name=repr(username[:24])
+            )
         r, g, s, c = self.ratings.c, self.store.games.c, self.store.seats.c, self.changes.c
         bots: list[str] = []
         if account.kind == "bot":

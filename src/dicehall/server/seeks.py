@@ -36,6 +36,7 @@ from dicehall.core.errors import DicehallError
 from dicehall.core.registry import load_game
 from dicehall.server.accounts import Account, Accounts
 from dicehall.server.clocks import Clocks, TimeControl
+from dicehall.server.error_messages import N_
 from dicehall.server.limits import clip
 from dicehall.server.ratings import PROVISIONAL, Ratings, rating_key
 from dicehall.server.service import GameService, ServiceError
@@ -132,7 +133,9 @@ class Seeks:
         if to:
             target = self.accounts.by_username(to)
             if target is None or target.kind != "human":
-                raise ServiceError("unknown_player", f"no player named {clip(str(to), 24)!r}")
+                raise ServiceError.said(
+                    "unknown_player", N_("no player named {name}"), name=repr(clip(str(to), 24))
+                )
             if target.id == account.id:
                 raise ServiceError("bad_request", "you cannot challenge yourself")
         key = rating_key(name, opts)

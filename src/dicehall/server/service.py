@@ -48,8 +48,9 @@ from dicehall.core.fairness import (
 from dicehall.core.game import CHANCE, TERMINAL, Game, State
 from dicehall.core.record import Record, load_recorded_game
 from dicehall.core.registry import game_class, load_game
-from dicehall.server import error_messages
+from dicehall.server import error_messages, i18n
 from dicehall.server.bots import BotJob, BotRunner, bot_seed, vetted_specs
+from dicehall.server.error_messages import N_
 from dicehall.server.limits import Limits, clip
 from dicehall.server.messages import PROTOCOL_VERSION, dumps
 from dicehall.server.storage import (
@@ -92,6 +93,19 @@ class ServiceError(DicehallError):
         self.legal = list(legal)
         #: the details as a structured message, to translate (``error_messages``)
         self.detail = detail
+
+    @classmethod
+    def said(cls, code: str, msgid: str, **params: Any) -> ServiceError:
+        """A refusal whose whole message is the catalogue's ``msgid`` with ``params``: its
+        English ``message`` and, as ``detail``, the same words to translate whole
+        (``error_messages.whole``), so no English is left in another language.
+
+        >>> exc = ServiceError.said("unknown_player", "no player named {name}", name="'ana'")
+        >>> exc.message, exc.detail["whole"]
+        ("no player named 'ana'", True)
+        """
+        detail = error_messages.whole(msgid, **params)
+        return cls(code, i18n.message_text("en", detail), detail=detail)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"code": self.code, "message": self.message}
@@ -262,7 +276,9 @@ class GameService:
         try:
             row = self.store.get_game(game_id)
         except NotFoundError:
-            raise ServiceError("unknown_game", f"there is no game {game_id!r}") from None
+            raise ServiceError.said(
+                "unknown_game", N_("there is no game {id}"), id=repr(game_id)
+            ) from None
         fresh = self._fold(row, self.store.load_actions(game_id))
         with self._games_lock:
             live = self._games.setdefault(game_id, fresh)
@@ -379,7 +395,9 @@ class GameService:
         if seat is None:
             seat = random.SystemRandom().randrange(n)
         if not 0 <= seat < n:
-            raise ServiceError("bad_request", f"seat must be 0..{n - 1} for {game.name}")
+            raise ServiceError.said(
+                "bad_request", N_("seat must be 0..{last} for {game}"), last=n - 1, game=game.name
+            )
         opponent = opponent.strip().lower()[:60]
         mode = opponent if opponent in ("friend", "local") else "bot"
         if rated and (account_id is None or mode == "local"):
@@ -395,17 +413,21 @@ class GameService:
                     "bad_request", "opponent 'human': use friend (by link) or local instead"
                 )
             if opponent not in allowed:
-                raise ServiceError(
+                raise ServiceError.said(
                     "bad_request",
-                    f"opponent {clip(opponent, 30)!r} is not offered for {game.name}; choose "
-                    f"one of: {', '.join(allowed)}, friend or local",
+                    N_("opponent {spec} is not offered for {game}; choose one of: {allowed}"),
+                    spec=repr(clip(opponent, 30)),
+                    game=game.name,
+                    allowed=", ".join((*allowed, "friend", "local")),
                 )
             try:
                 probe = make_agent(game.name, opponent, seed=0)
             except AgentSpecError as exc:
                 raise ServiceError("bad_request", str(exc)) from None
             if probe is None:
-                raise ServiceError("bad_request", f"opponent {opponent!r} is not a bot")
+                raise ServiceError.said(
+                    "bad_request", N_("opponent {spec} is not a bot"), spec=repr(opponent)
+                )
         tokens: dict[int, str] = {}
         seats: list[SeatRow] = []
         you = _clean_name(name, "you")
