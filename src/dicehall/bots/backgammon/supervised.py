@@ -21,7 +21,10 @@ many positions instead, in three resumable stages:
    used, never its code. gnubg values the side on roll, so its five probabilities
    are flipped to the side that just moved, as our outputs are. gnubg's embedded
    ``evaluate`` spends most of each call waiting rather than computing, so
-   ``--gnubg-procs`` processes are driven at once, one thread each.
+   ``--gnubg-procs`` processes are driven at once, one thread each, each sent
+   ``BATCH`` positions a line. ``--ray ADDRESS`` (or ``local``; the optional extra
+   ``dicehall[cluster]``) values each chunk in ``--gnubg-procs`` Ray tasks instead,
+   each with a gnubg of its own wherever the cluster runs it: the same targets.
 3. **fit** (``OUT/sup-checkpoint.npz`` every epoch, ``OUT/log.jsonl``): mini-batch
    Adam on the cross-entropy between the net's sigmoid outputs and the teacher's
    probabilities, starting from the shipped TD weights. ``--hidden`` larger than
