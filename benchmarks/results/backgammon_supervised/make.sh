@@ -47,3 +47,22 @@ done
 $SV --out runs/final --chunks 950 --seed 6 --start $R/3_sup1.npz --hidden 256 --epochs 6 \
     --lr 0.0005 --batch 128 --export runs/final/w.npz
 # the shipped file is runs/final/w.npz with its meta notes rewritten (same weights)
+
+# 5. (1 Dec 2026, 2-core machine) gnubg 2-ply targets of positions from self-play of the
+#    shipped net (4_final.npz, a copy of today's weights.npz), 2 gnubg processes, about
+#    30 positions/s under load; stopped after 34 chunks. The 34 target files are committed in
+#    sup2_gnubg2ply/ (each holds its boards too): copy them to runs/sup2 and this command
+#    goes on from chunk 34 (positions are remade from the seed, chunks with targets skipped).
+mkdir -p runs/sup2 && cp -n $R/sup2_gnubg2ply/targets-*.npz runs/sup2/
+$SV --out runs/sup2 --chunks 400 --seed 7 --start $R/4_final.npz --teacher-plies 2 \
+    --gnubg-procs 2 --data-only
+# 5a. fine-tunes of the shipped net on the first 18/30/32 chunks (the last held out):
+#     lr 3e-4 and 1e-4 made the held-out error worse (log_ft2ply_lr3e-4.jsonl,
+#     log_ft2ply_lr1e-4.jsonl); lr 2e-5 improved it a little (log_ft2ply.jsonl) and is
+#     committed as 5_ft2ply_candidate.npz, not shipped (its gain is too small to measure
+#     in games; see docs/bots/backgammon.md)
+mkdir -p runs/exp3
+for i in $(seq 0 31); do f=$(printf %04d "$i")
+  ln -sf ../sup2/targets-$f.npz runs/exp3/; ln -sf ../sup2/positions-$f.npz runs/exp3/; done
+$SV --out runs/exp3 --chunks 32 --seed 8 --start $R/4_final.npz --hidden 256 --epochs 3 \
+    --lr 0.00002 --batch 256 --export $R/5_ft2ply_candidate.npz

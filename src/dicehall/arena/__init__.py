@@ -123,8 +123,12 @@ def run_arena(
     keep_records: bool = True,
     max_actions: int | None = None,
     progress: Progress | None = None,
+    ray_address: str | None = None,
 ) -> ArenaReport:
-    """Play ``games`` games of ``bot_a`` against ``bot_b`` (seats rotated) and summarise."""
+    """Play ``games`` games of ``bot_a`` against ``bot_b`` (seats rotated) and summarise.
+
+    ``ray_address`` plays them on a Ray cluster (an address, or ``"local"``) instead of
+    ``workers`` processes, with the same results."""
     if games < 1:
         raise ValueError("the arena needs at least one game")
     tasks = arena_tasks(
@@ -139,7 +143,7 @@ def run_arena(
         max_actions=max_actions,
     )
     start = time.perf_counter()
-    results = run_tasks(tasks, workers, progress)
+    results = run_tasks(tasks, workers, progress, ray_address)
     seconds = time.perf_counter() - start
     summary = summarise_arena(game, bot_a, results, bot_b, seconds=seconds, common_dice=common_dice)
     return ArenaReport(
@@ -166,8 +170,10 @@ def run_simulation(
     keep_records: bool = False,
     max_actions: int | None = None,
     progress: Progress | None = None,
+    ray_address: str | None = None,
 ) -> ArenaReport:
-    """Play ``games`` games with a fixed lineup and report what they say about the game."""
+    """Play ``games`` games with a fixed lineup and report what they say about the game
+    (on a Ray cluster with ``ray_address``, as :func:`run_arena`)."""
     if games < 1:
         raise ValueError("a simulation needs at least one game")
     tasks = simulation_tasks(
@@ -180,7 +186,7 @@ def run_simulation(
         max_actions=max_actions,
     )
     start = time.perf_counter()
-    results = run_tasks(tasks, workers, progress)
+    results = run_tasks(tasks, workers, progress, ray_address)
     seconds = time.perf_counter() - start
     seats = list(tasks[0].seats)
     summary = summarise_simulation(game, seats, results, seconds=seconds)

@@ -80,6 +80,15 @@ def draw_note(game: str, options: dict[str, Any], draws: int, games: int) -> str
     return f"{share}: the score counts a draw as half a win."
 
 
+RayOption = Annotated[
+    str | None,
+    typer.Option(
+        "--ray",
+        help="play on a Ray cluster: its address, or 'local' (pip install 'dicehall[cluster]')",
+    ),
+]
+
+
 def register(app: typer.Typer) -> None:
     """Add ``arena`` and ``simulate`` to the command line."""
 
@@ -100,6 +109,7 @@ def register(app: typer.Typer) -> None:
         records: Annotated[bool, typer.Option(help="keep every game's record in --out")] = True,
         out: OutOption = None,
         plot: PlotOption = None,
+        ray: RayOption = None,
     ) -> None:
         """Play BOT_A against BOT_B (which fills every other seat), seats rotated."""
         from dicehall.arena import run_arena
@@ -134,6 +144,7 @@ def register(app: typer.Typer) -> None:
                     common_dice=common_dice,
                     keep_records=records,
                     progress=tick,
+                    ray_address=ray,
                 )
             s = report.summary
             assert isinstance(s, ArenaSummary)
@@ -183,6 +194,7 @@ def register(app: typer.Typer) -> None:
         players: PlayersOption = None,
         out: OutOption = None,
         plot: PlotOption = None,
+        ray: RayOption = None,
     ) -> None:
         """Answer design questions: first-player advantage, game lengths, the game's statistics."""
         from dicehall.arena import run_simulation
@@ -205,6 +217,7 @@ def register(app: typer.Typer) -> None:
                     workers=workers,
                     options=options,
                     progress=lambda _r: bar.update(task, advance=1),
+                    ray_address=ray,
                 )
             s = report.summary
             assert isinstance(s, SimulationSummary)

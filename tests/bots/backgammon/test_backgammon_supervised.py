@@ -123,3 +123,37 @@ def test_the_shipped_net_is_close_to_gnubg_two_ply_on_held_out_positions() -> No
     assert boards.shape == (8000, 2, 26)
     y = rank_0ply(boards, boards.shape[0], *Network.load().params(), True)
     assert float(np.abs(y[:, 0] - targets[:, 0]).mean()) < 0.025
+
+
+@pytest.mark.skipif(not shutil.which(sv.GNUBG), reason="gnubg is not installed")
+def test_a_batch_is_valued_as_one_position_at_a_time(params) -> None:  # type: ignore[no-untyped-def]
+    boards = sv.sample_positions(12, 21, 0.1, *params)
+    teacher = sv.GnubgTeacher(0)
+    try:
+        batch = teacher.values(boards)
+        single = np.array([teacher.value(b) for b in boards])
+    finally:
+        teacher.close()
+    assert batch.shape == (12, 5) and np.array_equal(batch, single)
+    assert len({round(float(v), 6) for v in batch[:, 0]}) > 6  # the positions differ
+
+
+@pytest.mark.skipif(not shutil.which(sv.GNUBG), reason="gnubg is not installed")
+def test_targets_on_ray_equal_targets_in_processes(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    ray = pytest.importorskip("ray")
+    for name in ("procs", "ray"):
+        sv.make_positions(tmp_path / name, 2, 30, 5, 0.1)
+    sv.make_targets(tmp_path / "procs", 2, 0, 2, progress=False)
+    try:
+        sv.make_targets(tmp_path / "ray", 2, 0, 2, progress=False, ray_address="local")
+        assert ray.is_initialized()  # it did run on Ray
+    finally:
+        ray.shutdown()
+    for i in range(2):
+        with (
+            np.load(tmp_path / "procs" / f"targets-{i:04d}.npz") as a,
+            np.load(tmp_path / "ray" / f"targets-{i:04d}.npz") as b,
+        ):
+            assert a["targets"].shape == (30, 5)
+            assert np.array_equal(a["boards"], b["boards"])
+            assert np.array_equal(a["targets"], b["targets"])

@@ -21,7 +21,10 @@ many positions instead, in three resumable stages:
    used, never its code. gnubg values the side on roll, so its five probabilities
    are flipped to the side that just moved, as our outputs are. gnubg's embedded
    ``evaluate`` spends most of each call waiting rather than computing, so
-   ``--gnubg-procs`` processes are driven at once, one thread each.
+   ``--gnubg-procs`` processes are driven at once, one thread each, each sent
+   ``BATCH`` positions a line. ``--ray ADDRESS`` (or ``local``; the optional extra
+   ``dicehall[cluster]``) values each chunk in ``--gnubg-procs`` Ray tasks instead,
+   each with a gnubg of its own wherever the cluster runs it: the same targets.
 3. **fit** (``OUT/sup-checkpoint.npz`` every epoch, ``OUT/log.jsonl``): mini-batch
    Adam on the cross-entropy between the net's sigmoid outputs and the teacher's
    probabilities, starting from the shipped TD weights. ``--hidden`` larger than
@@ -136,10 +139,17 @@ for line in sys.stdin:
     v = [int(t) for t in line.split()]
     if not v:
         break
-    p = gnubg.evaluate((tuple(v[0:25]), tuple(v[25:50])), ci, ctx)
-    out.write("EVAL " + " ".join(repr(x) for x in p[:5]) + "\\n")
+    vals = []
+    for s in range(0, len(v), 50):
+        p = gnubg.evaluate((tuple(v[s : s + 25]), tuple(v[s + 25 : s + 50])), ci, ctx)
+        vals.extend(repr(x) for x in p[:5])
+    out.write("EVAL " + " ".join(vals) + "\\n")
     out.flush()
 """
+
+# positions sent to gnubg in one line: one round trip through its pipes costs about
+# as much as a 0-ply evaluation many times over
+BATCH = 64
 
 
 class GnubgTeacher:
@@ -161,10 +171,17 @@ class GnubgTeacher:
 
     def value(self, after: Any) -> np.ndarray[Any, Any]:
         """Probabilities for the side that just moved (row 0), as our net's outputs."""
+        row: np.ndarray[Any, Any] = self.values(after[None])[0]
+        return row
+
+    def values(self, boards: Any) -> np.ndarray[Any, Any]:
+        """:meth:`value` of every board in ``boards``, in one round trip to gnubg."""
         assert self.proc.stdin is not None and self.proc.stdout is not None
-        mine, theirs = after[0].tolist(), after[1].tolist()
-        # gnubg's board: (side not on roll, side on roll), points 1..24 then the bar
-        self.proc.stdin.write(" ".join(map(str, [*mine[1:26], *theirs[1:26]])) + "\n")
+        words: list[int] = []
+        for after in boards:
+            # gnubg's board: (side not on roll, side on roll), points 1..24 then the bar
+            words += after[0, 1:26].tolist() + after[1, 1:26].tolist()
+        self.proc.stdin.write(" ".join(map(str, words)) + "\n")
         self.proc.stdin.flush()
         while True:
             line = self.proc.stdout.readline()
@@ -172,8 +189,8 @@ class GnubgTeacher:
                 raise RuntimeError("gnubg stopped")
             if line.startswith("EVAL"):
                 break
-        p = [float(t) for t in line.split()[1:6]]
-        return np.array([1.0 - p[0], p[3], p[4], p[1], p[2]])
+        p = np.array([float(t) for t in line.split()[1:]]).reshape(len(boards), 5)
+        return np.stack([1.0 - p[:, 0], p[:, 3], p[:, 4], p[:, 1], p[:, 2]], axis=1)
 
     def close(self) -> None:
         if self.proc.stdin:
@@ -188,23 +205,48 @@ def label_chunk(boards: Any, teachers: list[GnubgTeacher]) -> Any:
     parts = np.array_split(np.arange(boards.shape[0]), len(teachers))
 
     def work(t: int) -> None:
-        for i in parts[t]:
-            targets[i] = teachers[t].value(boards[i])
+        for s in range(0, parts[t].shape[0], BATCH):
+            idx = parts[t][s : s + BATCH]
+            targets[idx] = teachers[t].values(boards[idx])
 
     with ThreadPoolExecutor(len(teachers)) as pool:
         list(pool.map(work, range(len(teachers))))
     return targets
 
 
-def make_targets(out: Path, chunks: int, plies: int, procs: int, progress: bool = True) -> None:
-    """Write ``OUT/targets-NNNN.npz`` for every chunk of positions not yet valued."""
+def _label_task(job: tuple[Any, int]) -> Any:
+    """One share of a chunk valued by a gnubg of its own (a Ray task)."""
+    boards, plies = job
+    teacher = GnubgTeacher(plies)
+    try:
+        return np.concatenate(
+            [teacher.values(boards[s : s + BATCH]) for s in range(0, boards.shape[0], BATCH)]
+        )
+    finally:
+        teacher.close()
+
+
+def make_targets(
+    out: Path,
+    chunks: int,
+    plies: int,
+    procs: int,
+    progress: bool = True,
+    ray_address: str | None = None,
+) -> None:
+    """Write ``OUT/targets-NNNN.npz`` for every chunk of positions not yet valued.
+
+    By default ``procs`` gnubg processes here share each chunk. With ``ray_address``
+    (a Ray cluster's address, or ``"local"``) each chunk is cut into ``procs`` shares
+    valued by Ray tasks, each with a gnubg of its own on whatever machine runs it;
+    gnubg is deterministic, so the targets are the same either way."""
     from rich.console import Console
     from rich.progress import Progress
 
     todo = [i for i in range(chunks) if not (out / f"targets-{i:04d}.npz").exists()]
     if not todo:
         return
-    teachers = [GnubgTeacher(plies) for _ in range(max(1, procs))]
+    teachers = [] if ray_address else [GnubgTeacher(plies) for _ in range(max(1, procs))]
     stop = threading.Event()
     try:
         with Progress(console=Console(stderr=True), disable=not progress) as bar:
@@ -216,7 +258,14 @@ def make_targets(out: Path, chunks: int, plies: int, procs: int, progress: bool 
                     break
                 with np.load(out / f"positions-{i:04d}.npz") as f:
                     boards = f["boards"]
-                targets = label_chunk(boards, teachers)
+                if ray_address:
+                    from dicehall.bots.backgammon.rollout import run_tasks
+
+                    shares = np.array_split(boards, max(1, procs))
+                    jobs = [(share, plies) for share in shares if share.shape[0]]
+                    targets = np.concatenate(run_tasks(_label_task, jobs, procs, ray_address))
+                else:
+                    targets = label_chunk(boards, teachers)
                 _save(out / f"targets-{i:04d}.npz", boards=boards, targets=targets, plies=plies)
                 bar.advance(task)
     finally:
@@ -381,6 +430,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--explore", type=float, default=0.1, help="share of random plays")
     parser.add_argument("--teacher-plies", type=int, default=2, choices=(0, 1, 2, 3))
     parser.add_argument("--gnubg-procs", type=int, default=4)
+    parser.add_argument(
+        "--ray", default=None, help="value the positions on Ray: a cluster's address, or local"
+    )
     parser.add_argument("--epochs", type=int, default=30)
     parser.add_argument("--hidden", type=int, default=128)
     parser.add_argument("--lr", type=float, default=0.001)
@@ -395,7 +447,7 @@ def main(argv: list[str] | None = None) -> None:
     if not 0.0 <= args.explore <= 1.0:
         parser.error("--explore is a share, between 0 and 1")
     make_positions(args.out, args.chunks, args.per_chunk, args.seed, args.explore, args.start)
-    make_targets(args.out, args.chunks, args.teacher_plies, args.gnubg_procs)
+    make_targets(args.out, args.chunks, args.teacher_plies, args.gnubg_procs, ray_address=args.ray)
     if args.data_only:
         return
     boards, targets = read_targets(args.out, args.chunks)
