@@ -157,8 +157,10 @@ class CoinRows(Game):
 
     def new_initial_state(self) -> CoinRowsState:
         start = self.__dict__.get("_start")
-        if start is None:  # the first time: checked and kept (options never change)
-            start = self.__dict__["_start"] = self._first_state().__dict__
+        if start is None:  # the first time: checked and kept (options never change),
+            first = self._first_state()  # with its legal actions (an immutable tuple)
+            first._work_out_legal()
+            start = self.__dict__["_start"] = first.__dict__
         return _new_state(start.copy())
 
     def _first_state(self) -> CoinRowsState:
