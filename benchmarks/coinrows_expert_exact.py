@@ -17,6 +17,11 @@ seed, game and its counts), and a rerun plays only the games the file does not h
 long measurement resumes and a larger ``--games`` extends it (default
 benchmarks/results/coinrows_expert_exact.jsonl).
 
+``--versus A B`` plays ``A`` against ``B`` instead (``--games`` games per purse, seats
+alternated, the same dice for each pair of games) and prints ``A``'s wins, draws and
+losses and the Wilson interval of its score; each game goes to ``--out`` (default
+benchmarks/results/coinrows_versus.jsonl) as it ends, and a rerun resumes.
+
 A level ``mcts:N`` is UCT with ``N`` simulations per decision and a fast playout: the
 playout captures whenever a capture takes an opponent's coin, else rolls, moves at
 random, and is cut after 12 decisions and scored by the heuristic evaluation of the
@@ -40,6 +45,9 @@ from dicehall.bots.mcts import MCTSBot
 from dicehall.core import SeededDice, resolve_chance
 from dicehall.core.game import Action, State
 from dicehall.games.coinrows import LEAVE, Capture, CoinRowsState, Phase
+
+EXACT_OUT = Path("benchmarks/results/coinrows_expert_exact.jsonl")
+VERSUS_OUT = Path("benchmarks/results/coinrows_versus.jsonl")
 
 
 def fast_playout(state: State, rng: random.Random) -> Action:
@@ -72,31 +80,58 @@ def make_bot(level: str, seed: int) -> Bot | MCTSBot:
     return Bot(level, seed=seed)
 
 
-def versus(purse: int, a: str, b: str, games: int, seed: int) -> None:
-    """``a`` against ``b`` with seats alternated (leaving=false): W/D/L of ``a``, and the
-    exact value of ``a``'s seat at the start for reference."""
+def versus(purse: int, a: str, b: str, games: int, seed: int, out: Path | None) -> None:
+    """``a`` against ``b`` with seats alternated (leaving=false): W/D/L of ``a`` with the
+    Wilson interval of its score (a draw counts half). Games ``2k`` and ``2k + 1`` share
+    their dice, ``a`` first in one and second in the other. With ``out`` each game is
+    appended to that file as it ends and a rerun plays only the games it lacks."""
     game = load_game("coinrows", purse=purse, leaving=False)
-    wins = draws = losses = 0
+    key = {"purse": purse, "a": a, "b": b, "seed": seed}
+    done: dict[int, dict[str, Any]] = {}
+    if out is not None and out.exists():
+        for line in out.read_text().splitlines():
+            row = json.loads(line)
+            if all(row.get(k) == v for k, v in key.items()):
+                done[row["game"]] = row
     start = time.time()
     for g in range(games):
+        if g in done:
+            continue
         seat = g % 2
         bots = [make_bot(a, seed + g), make_bot(b, seed + g + 1)]
         if seat == 1:
             bots.reverse()
         dice = SeededDice(seed * 104729 + g // 2)
         state = game.new_initial_state()
+        began = time.process_time()
         while not state.is_terminal():
             if state.is_chance_node():
                 state = state.apply(resolve_chance(state, dice))
             else:
                 state = state.apply(bots[state.current_player()].act(state))
-        r = state.returns()[seat]
-        wins += r > 0
-        draws += r == 0
-        losses += r < 0
+        done[g] = row = key | {
+            "game": g,
+            "seat": seat,
+            "result": state.returns()[seat],
+            "turns": state.turn_number,
+            "cpu_seconds": round(time.process_time() - began, 2),
+        }
+        if out is not None:
+            out.parent.mkdir(parents=True, exist_ok=True)
+            with out.open("a") as f:
+                f.write(json.dumps(row) + "\n")
+    results = [done[g]["result"] for g in range(games)]
+    wins, draws = sum(r > 0 for r in results), sum(r == 0 for r in results)
+    losses = games - wins - draws
+    lo, hi = wilson(wins + draws / 2, games)
+    by_seat = [sum(done[g]["result"] > 0 for g in range(s, games, 2)) for s in (0, 1)]
     print(
         f"purse {purse}, leaving=false: {a} vs {b}: {wins}/{draws}/{losses} (W/D/L of {games}, "
-        f"seats alternated, the same dice for each pair; {time.time() - start:.0f} s)",
+        f"seats alternated, the same dice for each pair); score {(wins + draws / 2) / games:.1%} "
+        f"[{lo:.1%}, {hi:.1%}]; {a} won {by_seat[0]} of {len(range(0, games, 2))} as first "
+        f"player, {by_seat[1]} of {len(range(1, games, 2))} as second; "
+        f"{sum(done[g]['cpu_seconds'] for g in range(games)):.0f} CPU-s in all "
+        f"({time.time() - start:.0f} s now)",
         flush=True,
     )
 
@@ -107,15 +142,14 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--levels", nargs="+", default=["greedy", "expert"])
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--versus", nargs=2, metavar=("A", "B"), help="also play A against B")
-    ap.add_argument(
-        "--out", type=Path, default=Path("benchmarks/results/coinrows_expert_exact.jsonl")
-    )
+    ap.add_argument("--versus", nargs=2, metavar=("A", "B"), help="play A against B instead")
+    ap.add_argument("--out", type=Path, help=f"default {EXACT_OUT} ({VERSUS_OUT} with --versus)")
     args = ap.parse_args()
     if args.versus:
         for purse in args.purses:
-            versus(purse, args.versus[0], args.versus[1], args.games, args.seed)
+            versus(purse, *args.versus, args.games, args.seed, args.out or VERSUS_OUT)
         return
+    args.out = args.out or EXACT_OUT
     done: dict[tuple[int, str, int], dict[int, dict[str, Any]]] = {}
     if args.out.exists():
         for line in args.out.read_text().splitlines():

@@ -10,11 +10,11 @@ numbered 0..6 (texts use ``a1``..``g7``); seat 0 moves first from row 0 (``1``).
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
-from functools import cache
 from typing import Any, NamedTuple, overload
 
 SIZE = 7
@@ -250,68 +250,69 @@ def legal_moves(board: Board, seat: int, roll: Roll) -> list[Move]:
 
 def moves_of(own: tuple[tuple[int, int], ...], low: int, high: int) -> LegalMoves:
     """``legal_moves`` of the coins ``own`` ((column, row) each) and the roll
-    ``low``-``high``, as a lazy ``LegalMoves``. Not memoised: positions seldom recur
-    in a game, and a large table of moves costs more in garbage collection than it
-    saves.
+    ``low``-``high``, as a lazy ``LegalMoves``: the candidates of
+    ``_candidate_steps(own, roll, partial=False)`` that move the most squares.
 
-    The candidates are those of ``_candidate_steps(own, roll, partial=False)``; only
-    the ones that move the most squares are kept, and each pair of rows is looked up
-    in ``_pair_moves`` instead of walked again.
+    This is the rule as written; the protocol's hot path uses the compiled
+    ``fast.move_codes``, which the tests prove equal to it.
     """
-    total = low + high
-    best = 0
-    found: list[tuple[Step, ...]] = []
-    for c, row in own:
-        for to, pips in _REACH[row][total]:
-            if pips >= best:
-                if pips > best:
-                    best, found = pips, []
-                found.append(((c, row, to),))
-    for i, (c1, r1) in enumerate(own):
-        for c2, r2 in own[i + 1 :]:
-            pips, targets = _pair_moves(r1, r2, low, high)
-            if pips >= best:
-                if pips > best:
-                    best, found = pips, []
-                found += [((c1, r1, t1), (c2, r2, t2)) for t1, t2 in targets]
-    return LegalMoves(tuple(sorted(set(found))))
+    candidates = _candidate_steps(own, ROLL_OF[low, high], partial=False)
+    best = max((pips for _, pips in candidates), default=0)
+    codes = sorted({move_code(steps) for steps, pips in candidates if pips == best})
+    return LegalMoves(codes, best)
 
 
-@cache
-def _pair_moves(r1: int, r2: int, low: int, high: int) -> tuple[int, tuple[tuple[int, int], ...]]:
-    """The most squares two coins on rows ``r1`` and ``r2`` move with one die each of
-    ``low``-``high`` (either die to either coin, each up or down), and the
-    destinations ``(t1, t2)`` that move that many (7 x 7 x 21 entries at most)."""
-    orders = ((low, high),) if low == high else ((low, high), (high, low))
-    best = 0
-    found: list[tuple[int, int]] = []
-    for d1, d2 in orders:
-        for t1, p1 in _REACH[r1][d1]:
-            for t2, p2 in _REACH[r2][d2]:
-                if p1 + p2 >= best:
-                    if p1 + p2 > best:
-                        best, found = p1 + p2, []
-                    found.append((t1, t2))
-    return best, tuple(found)
+# -- move codes ---------------------------------------------------------------
+# A move's code is ``(7 * slot1 + to1) * 344 + second``: ``slot = 7 * column + row`` of
+# the (first) coin moved, ``second`` 0 for a single coin or ``1 + 7 * slot2 + to2`` for
+# the second one. As a coin's column fixes its row, codes sort exactly as the steps do.
+CODE_SECOND = 344
+
+
+def move_code(steps: tuple[Step, ...]) -> int:
+    """The code of a move by its steps, the lower column first (see above).
+
+    >>> move_code(((2, 0, 3),)), code_steps(move_code(((2, 0, 1), (3, 0, 2))))
+    (36120, ((2, 0, 1), (3, 0, 2)))
+    """
+    (c1, r1, t1) = steps[0]
+    code = (SIZE * (SIZE * c1 + r1) + t1) * CODE_SECOND
+    if len(steps) == 2:
+        c2, r2, t2 = steps[1]
+        code += 1 + SIZE * (SIZE * c2 + r2) + t2
+    return code
+
+
+def code_steps(code: int) -> tuple[Step, ...]:
+    """The steps of the move with ``code`` (the inverse of ``move_code``)."""
+    first, second = divmod(code, CODE_SECOND)
+    s1, t1 = divmod(first, SIZE)
+    step = (s1 // SIZE, s1 % SIZE, t1)
+    if not second:
+        return (step,)
+    s2, t2 = divmod(second - 1, SIZE)
+    return (step, (s2 // SIZE, s2 % SIZE, t2))
 
 
 class LegalMoves(Sequence[Move]):
     """The legal moves of a roll: an immutable sequence of ``Move`` made from their
-    steps only when looked at (a player picks one of them; most are never read).
+    codes only when looked at (a player picks one of them; most are never read).
 
     Equal to a list of the same moves, in the same order; ``in`` and ``index`` find
-    a move by its steps.
+    a move by its steps. ``pips`` is how many squares each of them moves (the same for
+    all: the rules keep only the plays that move the most).
     """
 
-    __slots__ = ("_items", "_keys", "_steps")
+    __slots__ = ("_codes", "_items", "_last", "pips")
 
-    def __init__(self, steps: tuple[tuple[Step, ...], ...]) -> None:
-        self._steps = steps
-        self._items: list[Move | None] = [None] * len(steps)
-        self._keys: dict[tuple[Step, ...], int] | None = None
+    def __init__(self, codes: list[int], pips: int) -> None:
+        self._codes = codes
+        self._items: dict[int, Move] | None = None  # the moves made so far, by code
+        self._last: tuple[Move, int] | None = None
+        self.pips = pips
 
     def __len__(self) -> int:
-        return len(self._steps)
+        return len(self._codes)
 
     @overload
     def __getitem__(self, i: int) -> Move: ...
@@ -321,26 +322,46 @@ class LegalMoves(Sequence[Move]):
 
     def __getitem__(self, i: int | slice) -> Move | list[Move]:
         if isinstance(i, slice):
-            return [self[j] for j in range(*i.indices(len(self._steps)))]
-        move = self._items[i]
+            return [self[j] for j in range(*i.indices(len(self._codes)))]
+        code = self._codes[i]  # raises IndexError as a list does
+        items = self._items
+        if items is None:
+            items = self._items = {}
+        move = items.get(code)
         if move is None:
-            move = Move(self._steps[i])
-            self._items[i] = move
+            move = items[code] = Move(code_steps(code))
+        self._last = (move, code)
         return move
+
+    def code(self, move: object) -> int | None:
+        """The code of ``move`` if it is one of these moves (by identity, else by its
+        steps), or None."""
+        last = self._last
+        if last is not None and last[0] is move:
+            return last[1]
+        if not isinstance(move, Move):
+            return None
+        steps = move.steps
+        try:
+            if not 1 <= len(steps) <= 2 or not all(
+                isinstance(x, int) and 0 <= x < SIZE for step in steps for x in step
+            ):
+                return None
+            code = move_code(steps)
+        except (TypeError, ValueError):  # not steps of three numbers
+            return None
+        i = bisect_left(self._codes, code)
+        if i < len(self._codes) and self._codes[i] == code and code_steps(code) == steps:
+            return code
+        return None
 
     def find(self, move: object) -> int | None:
         """The index of ``move`` (by identity, else by its steps), or None."""
-        for j, made in enumerate(self._items):
-            if made is move:
-                return j
-        if not isinstance(move, Move):
-            return None
-        if self._keys is None:
-            self._keys = {steps: j for j, steps in enumerate(self._steps)}
-        return self._keys.get(move.steps)
+        code = self.code(move)
+        return None if code is None else bisect_left(self._codes, code)
 
     def __contains__(self, value: object) -> bool:
-        return self.find(value) is not None
+        return self.code(value) is not None
 
     def index(self, value: Any, start: int = 0, stop: int | None = None) -> int:
         found = self.find(value)
@@ -406,6 +427,53 @@ def rows_of(board: Board) -> tuple[int, ...]:
     return tuple(-1 if coin is None else coin.row for coin in board)
 
 
+def board_captures(board: Board, rule: str) -> tuple[Capture, ...]:
+    """``capture_options`` as a tuple, the same captures in the same order: a row can
+    be captured only if it holds two coins, so one pass over the coins finds the rows
+    that do (most boards have none), and the captures of a row's coins are made once
+    (``_ROW_CAPTURES``)."""
+    seen = twice = 0
+    for coin in board:
+        if coin is not None:
+            bit = 1 << coin[0]
+            twice |= seen & bit
+            seen |= bit
+    twice &= _CAPTURE_ROW_BITS
+    if not twice:
+        return ()
+    table = _ROW_CAPTURES[rule]
+    out: tuple[Capture, ...] = ()
+    for row in CAPTURE_ROWS:
+        if twice >> row & 1:
+            mask = 0
+            for c, coin in enumerate(board):
+                if coin is not None and coin[0] == row:
+                    mask |= 1 << c
+            out += table[row][mask]
+    return out
+
+
+_CAPTURE_ROW_BITS = sum(1 << row for row in CAPTURE_ROWS)
+
+
+def _row_captures(rule: str) -> tuple[tuple[tuple[Capture, ...], ...], ...]:
+    """``[row][mask]``: the captures of ``row`` holding coins in the columns of the bit
+    mask ``mask`` (``captures_of`` of that row alone)."""
+    return tuple(
+        tuple(
+            captures_of(tuple(row if mask >> c & 1 else -1 for c in range(SIZE)), rule)
+            if row in CAPTURE_ROWS
+            else ()
+            for mask in range(1 << SIZE)
+        )
+        for row in range(SIZE)
+    )
+
+
+#: ``COIN_AT[row][owner]``: the one ``Coin`` of each kind the fast transitions use
+COIN_AT = tuple(tuple(Coin(row, owner) for owner in (0, 1)) for row in range(SIZE))
+
+
 def captures_of(rows: tuple[int, ...], rule: str) -> tuple[Capture, ...]:
     """``capture_options`` of a board given by ``rows_of``."""
     out = []
@@ -420,6 +488,10 @@ def captures_of(rows: tuple[int, ...], rule: str) -> tuple[Capture, ...]:
         elif len(columns) >= 2:
             out.append(Capture(row, columns))
     return tuple(out)
+
+
+#: ``_ROW_CAPTURES[rule][row][mask]``: see ``_row_captures`` (2 x 7 x 128 entries)
+_ROW_CAPTURES = {rule: _row_captures(rule) for rule in ("row", "adjacent")}
 
 
 class Phase(Enum):

@@ -31,9 +31,11 @@ from typing import Any
 from dicehall.core.errors import GameOverError
 from dicehall.core.game import CHANCE, TERMINAL, Game, State
 from dicehall.core.options import Option
+from dicehall.games.coinrows import fast
 from dicehall.games.coinrows.board import (
     ALL_ROLLS,
     CAPTURE_ROWS,
+    COIN_AT,
     COLUMNS,
     ENDING_TOTALS,
     HOME_ROWS,
@@ -56,19 +58,20 @@ from dicehall.games.coinrows.board import (
     Roll,
     Step,
     apply_move,
+    board_captures,
     capture_options,
-    captures_of,
     coins_in_row,
     destination,
     legal_moves,
     move_candidates,
-    moves_of,
-    own_coins,
     parse_square,
     row_runs,
-    rows_of,
     square_name,
 )
+
+# the phases as module constants (read in every transition)
+_A, _B, _DICE, _OVER = Phase.A, Phase.B, Phase.DICE, Phase.OVER
+_LEFT, _BROKE, _TURN_LIMIT = Ending.LEFT, Ending.BROKE, Ending.TURN_LIMIT
 
 #: The opening splits the ``opening`` option allows (coins of player 1 - player 2).
 OPENINGS = ("5-2", "4-3", "3-4", "2-5", "6-1", "1-6")
@@ -153,6 +156,14 @@ class CoinRows(Game):
         return (-top, top)
 
     def new_initial_state(self) -> CoinRowsState:
+        start = self.__dict__.get("_start")
+        if start is None:  # the first time: checked and kept (options never change),
+            first = self._first_state()  # with its legal actions (an immutable tuple)
+            first._work_out_legal()
+            start = self.__dict__["_start"] = first.__dict__
+        return _new_state(start.copy())
+
+    def _first_state(self) -> CoinRowsState:
         purse = self.purse
         first, second = self.opening
         if purse < max(first, second):
@@ -249,26 +260,26 @@ class CoinRowsState(State[Action]):
 
     # -- protocol -------------------------------------------------------
     def is_terminal(self) -> bool:
-        return self.phase is Phase.OVER
+        return self.phase is _OVER
 
     def is_chance_node(self) -> bool:
-        return self.phase is Phase.DICE
+        return self.phase is _DICE
 
     def current_player(self) -> int:
-        if self.phase is Phase.OVER:
+        if self.phase is _OVER:
             return TERMINAL
-        if self.phase is Phase.DICE:
+        if self.phase is _DICE:
             return CHANCE
         return self.turn
 
     def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
         """The 21 distinct rolls: doubles 1/36, the others 2/36 (either die order)."""
-        if self.phase is not Phase.DICE:
+        if self.phase is not _DICE:
             raise ValueError("this state is not a chance node: it has no outcomes")
         return list(ALL_ROLLS)
 
     def chance_dice(self) -> int:
-        return 2 if self.phase is Phase.DICE else 0
+        return 2 if self.phase is _DICE else 0
 
     def outcome_from_dice(self, faces: Sequence[int]) -> Roll:
         """The roll two rolled ``faces`` (1..6, either order) make; ``ValueError`` for
@@ -283,64 +294,85 @@ class CoinRowsState(State[Action]):
         """The legal actions, worked out once (kept in the instance, as a cached
         property would, without its lock)."""
         legal: Sequence[Action] | None = self.__dict__.get("_legal_list")
-        if legal is not None:
-            return legal
+        return self._work_out_legal() if legal is None else legal
+
+    def _work_out_legal(self) -> Sequence[Action]:
         phase = self.phase
-        if phase is Phase.OVER:
+        legal: Sequence[Action]
+        if phase is _OVER:
             legal = ()
-        elif phase is Phase.DICE:
+        elif phase is _DICE:
             legal = _ROLLS
-        elif phase is Phase.B:
-            assert self.last_roll is not None
-            legal = moves_of(
-                own_coins(self.board, self.turn), self.last_roll.low, self.last_roll.high
-            )
+        elif phase is _B:
+            roll = self.last_roll
+            assert roll is not None
+            legal = fast.legal_moves(self.board, self.turn, roll.low, roll.high)
         else:
-            captures = captures_of(rows_of(self.board), self.capture_rule)
-            leave = (LEAVE,) if self.game.options["leaving"] else ()
-            legal = (ROLL, *captures, *leave)
+            options = self.game.options
+            captures = board_captures(self.board, options["capture"])  # type: ignore[arg-type]
+            if options["leaving"]:
+                legal = (ROLL, *captures, LEAVE)
+            else:
+                legal = (ROLL, *captures) if captures else _ROLL_ONLY
         self.__dict__["_legal_list"] = legal
         return legal
 
     def legal_actions(self) -> Sequence[Action]:
         """The legal actions: in Phase B the moves of the roll (a lazy, immutable
         ``LegalMoves``: each ``Move`` is made when it is looked at), else a list."""
-        legal = self._legal
-        return legal if isinstance(legal, LegalMoves) else list(legal)
-
-    def _is_legal(self, action: Action) -> bool:
-        legal = self._legal
-        if isinstance(legal, LegalMoves):
-            return legal.find(action) is not None
-        for a in legal:
-            if a is action:  # one of legal_actions() itself
-                return True
-        try:
-            return action in legal
-        except TypeError:  # not comparable, so certainly not one of ours
-            return False
+        legal = self.__dict__.get("_legal_list")
+        if legal is None:
+            legal = self._work_out_legal()
+        return legal if type(legal) is LegalMoves else list(legal)
 
     def apply(self, action: Action) -> CoinRowsState:
-        if self.phase is Phase.OVER:
+        """The state after ``action``, one of ``legal_actions()`` (or equal to one):
+        checked by identity first (a roll from ``outcome_from_dice``, a move from
+        ``legal_actions()``), else by equality; anything else raises
+        ``IllegalActionError`` (``GameOverError`` once the game is over)."""
+        legal = self.__dict__.get("_legal_list")
+        if legal is None:
+            legal = self._work_out_legal()
+        phase = self.phase
+        if phase is _DICE:
+            if id(action) in _ROLL_IDS or (isinstance(action, Roll) and action in _ROLLS):
+                return self._after_roll(action)  # type: ignore[arg-type]
+        elif phase is _B:
+            if type(legal) is LegalMoves and legal.code(action) is not None:
+                return self._after_move(action, legal.pips)  # type: ignore[arg-type]
+        elif phase is _A:
+            for a in legal:
+                if a is action:  # one of legal_actions() itself
+                    break
+            else:
+                try:
+                    if action not in legal:
+                        raise self.illegal(self._text_or_str(action), self._why_not(action))
+                except TypeError:  # not comparable, so certainly not one of ours
+                    raise self.illegal(self._text_or_str(action), self._why_not(action)) from None
+            values = self.__dict__.copy()
+            if action is ROLL:
+                values["phase"] = _DICE
+                values["refilled"] = ()
+                values["_legal_list"] = _ROLLS
+                return _new_state(values)
+            if isinstance(action, Capture):
+                return self._after_capture(action)
+            assert action == LEAVE
+            values["phase"] = _OVER
+            values["ending"] = _LEFT
+            values["ended_by"] = self.turn
+            values["_legal_list"] = ()
+            return _new_state(values)
+        else:
             raise GameOverError(str(action))
-        if not self._is_legal(action):
-            raise self.illegal(self._text_or_str(action), self._why_not(action))
-        if isinstance(action, Roll):
-            return self._after_roll(action)
-        if isinstance(action, Move):
-            return self._after_move(action)
-        if isinstance(action, Capture):
-            return self._after_capture(action)
-        if action is ROLL:
-            return self._replace(phase=Phase.DICE, refilled=())
-        assert action is LEAVE
-        return self._replace(phase=Phase.OVER, ending=Ending.LEFT, ended_by=self.turn)
+        raise self.illegal(self._text_or_str(action), self._why_not(action))
 
     def apply_text(self, text: str) -> CoinRowsState:
         return self.apply(self.parse_action(text))
 
     def returns(self) -> list[float]:
-        if self.phase is not Phase.OVER:
+        if self.phase is not _OVER:
             return [0.0, 0.0]
         totals = self.totals()
         if self.game.options["payoff"] == "coins":
@@ -354,24 +386,41 @@ class CoinRowsState(State[Action]):
         """What ``dataclasses.replace`` does, without its introspection and ``__init__``
         (hot in play and search): a copy of the fields with ``changes``, nothing cached."""
         values = self.__dict__.copy()
-        values.pop("_legal_list", None)
+        values["_legal_list"] = None
         values.update(changes)
-        new = object.__new__(CoinRowsState)
-        object.__setattr__(new, "__dict__", values)
-        return new
+        return _new_state(values)
 
     def _after_roll(self, roll: Roll) -> CoinRowsState:
-        # a player with a coin on the board can always move it (at least one square)
-        if roll.ends_turn or not self.on_board(self.turn):
+        if id(roll) in _ENDING_IDS if id(roll) in _ROLL_IDS else roll.ends_turn:
             return self._end_turn(self.board, self.purses, roll)
-        return self._replace(phase=Phase.B, last_roll=roll)
+        # the moves are worked out here, as they are asked for next
+        legal = fast.legal_moves(self.board, self.turn, roll.low, roll.high)
+        if not legal.pips:  # no coin on the board (a coin can always move a square)
+            return self._end_turn(self.board, self.purses, roll)
+        values = self.__dict__.copy()
+        values["phase"] = _B
+        values["last_roll"] = roll
+        values["_legal_list"] = legal
+        return _new_state(values)
 
-    def _after_move(self, move: Move) -> CoinRowsState:
-        assert self.last_roll is not None
-        board = apply_move(self.board, move)
-        if move.pips == self.last_roll.total:
-            return self._replace(board=board, phase=Phase.A, refilled=())
-        return self._end_turn(board, self.purses, self.last_roll)
+    def _after_move(self, move: Move, pips: int) -> CoinRowsState:
+        """After a legal ``move``; ``pips``: the squares it moves."""
+        roll = self.last_roll
+        assert roll is not None
+        cells = list(self.board)
+        coins = COIN_AT
+        turn = self.turn
+        for column, _, to in move.steps:
+            cells[column] = coins[to][turn]
+        board = tuple(cells)
+        if pips == roll.low + roll.high:
+            values = self.__dict__.copy()
+            values["board"] = board
+            values["phase"] = _A
+            values["refilled"] = ()
+            values["_legal_list"] = None
+            return _new_state(values)
+        return self._end_turn(board, self.purses, roll)
 
     def _after_capture(self, capture: Capture) -> CoinRowsState:
         cells = list(self.board)
@@ -390,27 +439,36 @@ class CoinRowsState(State[Action]):
     ) -> CoinRowsState:
         """The turn is over: the game ends at the turn limit, else the opponent
         refills the emptied columns (Phase C) and begins his Phase A."""
-        common = {"last_roll": last_roll, "purses": purses, "board": board}
-        if self.turn_number >= int(self.game.options["turn_limit"]):
-            return self._replace(**common, phase=Phase.OVER, ending=Ending.TURN_LIMIT, refilled=())
+        values = self.__dict__.copy()
+        values["last_roll"] = last_roll
+        values["_legal_list"] = None
+        if self.turn_number >= self.game.options["turn_limit"]:  # type: ignore[operator]
+            values.update(purses=purses, board=board, phase=_OVER, ending=_TURN_LIMIT, refilled=())
+            return _new_state(values)
         nxt = 1 - self.turn
         paid = emptied[: purses[nxt]]  # a broke player pays what he can, from column a on
-        cells = list(board)
-        for c in paid:
-            cells[c] = Coin(HOME_ROWS[nxt], nxt)
-        new_purses = list(purses)
-        new_purses[nxt] -= len(paid)
-        common.update(board=tuple(cells), purses=(new_purses[0], new_purses[1]))
-        after = self._replace(
-            **common, turn=nxt, turn_number=self.turn_number + 1, refilled=paid, phase=Phase.A
-        )
+        if paid:
+            cells = list(board)
+            coin = COIN_AT[HOME_ROWS[nxt]][nxt]
+            for c in paid:
+                cells[c] = coin
+            board = tuple(cells)
+            n = len(paid)
+            purses = (purses[0] - n, purses[1]) if nxt == 0 else (purses[0], purses[1] - n)
+        values["purses"] = purses
+        values["board"] = board
+        values["turn"] = nxt
+        values["turn_number"] = self.turn_number + 1
+        values["refilled"] = paid
         if len(paid) < len(emptied):
-            return after._replace(phase=Phase.OVER, ending=Ending.BROKE, ended_by=nxt)
-        return after
+            values.update(phase=_OVER, ending=_BROKE, ended_by=nxt)
+        else:
+            values["phase"] = _A
+        return _new_state(values)
 
     def as_chance(self) -> CoinRowsState:
         """This position with the dice about to be rolled (for tools and ``setup``)."""
-        return self._replace(phase=Phase.DICE)
+        return self._replace(phase=_DICE)
 
     # -- derived facts --------------------------------------------------
     @property
@@ -523,8 +581,22 @@ class CoinRowsState(State[Action]):
 
 
 assert not hasattr(CoinRowsState, "__post_init__"), "_replace would skip it"
+
+
+def _new_state(values: dict[str, Any]) -> CoinRowsState:
+    """A state with the fields (and cache) ``values``, made without ``__init__``."""
+    new = object.__new__(CoinRowsState)
+    object.__setattr__(new, "__dict__", values)
+    return new
+
+
 #: the chance outcomes, in ``chance_outcomes()`` order
 _ROLLS: tuple[Action, ...] = tuple(roll for roll, _ in ALL_ROLLS)
+#: ``id`` of each roll in ``_ROLLS`` (they are the ones ``outcome_from_dice`` hands
+#: out), and of those that end the turn: a roll is checked by identity first
+_ROLL_IDS = frozenset(map(id, _ROLLS))
+_ENDING_IDS = frozenset(id(roll) for roll in _ROLLS if isinstance(roll, Roll) and roll.ends_turn)
+_ROLL_ONLY: tuple[Action, ...] = (ROLL,)
 
 
 # The board module's names are re-exported (most callers import them from here).
