@@ -22,6 +22,9 @@ from typing import Any
 import pytest
 from dicehall_webtools import open_json
 
+#: seconds ``dicehall serve`` may take to answer (its start-up compiles the kernels once)
+START_TIMEOUT = 180
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--headless",
@@ -81,7 +84,9 @@ class Server:
                 stderr=subprocess.STDOUT,
                 env={**os.environ, **self.env} if self.env else None,
             )
-        deadline = time.monotonic() + 30
+        # start-up warms every game up (app.tune_gc): on a fresh clone that compiles the
+        # engines' kernels, a minute or more on a loaded 2-core machine
+        deadline = time.monotonic() + START_TIMEOUT
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"dicehall serve exited: {self.log.read_text()[-2000:]}")
@@ -90,7 +95,7 @@ class Server:
                     return
             except (urllib.error.URLError, ConnectionError, OSError):
                 time.sleep(0.1)
-        raise RuntimeError("dicehall serve did not start in 30 s")
+        raise RuntimeError(f"dicehall serve did not start in {START_TIMEOUT} s")
 
     def kill(self) -> None:
         """SIGKILL: no shutdown handlers run, as in a crash."""
