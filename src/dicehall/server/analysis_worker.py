@@ -230,14 +230,17 @@ class Analyses:
                 while not self._queue and not self._closed:
                     self._cv.wait()
                 if self._closed:
-                    return
+                    break
                 job = self._queue.popleft()
                 job.state = "running"
             try:
                 report = self._run(job)
             except Exception as exc:
                 if self._closed:
-                    return  # stopped by close(): nothing failed
+                    # stopped by close(): nothing failed; a process that close() could not
+                    # see (it was still being started) is ended here
+                    self._stop_child()
+                    return
                 log.warning("the %s analysis of game %s failed: %s", job.level, job.key, exc)
                 with self._cv:
                     job.state, job.error = "failed", str(exc)[:200]
@@ -245,6 +248,7 @@ class Analyses:
             with self._cv:
                 self._put(job.key, job.level, report)
                 self._jobs.pop(job.key, None)
+        self._stop_child()  # closed: end the process (close() may have run before it started)
 
     def _progress(self, job: _Job, done: int, total: int) -> None:
         with self._cv:
@@ -288,6 +292,9 @@ class Analyses:
             process.start()
             child.close()
             self._child, self._conn = process, parent
+            if self._closed:  # close() ran while the process was starting
+                self._stop_child()
+                raise RuntimeError("the server is stopping")
         return self._conn
 
     def _stop_child(self) -> None:

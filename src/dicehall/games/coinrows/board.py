@@ -273,7 +273,7 @@ def move_code(steps: tuple[Step, ...]) -> int:
     """The code of a move by its steps, the lower column first (see above).
 
     >>> move_code(((2, 0, 3),)), code_steps(move_code(((2, 0, 1), (3, 0, 2))))
-    (36120, ((2, 0, 1), (3, 0, 2)))
+    (34744, ((2, 0, 1), (3, 0, 2)))
     """
     (c1, r1, t1) = steps[0]
     code = (SIZE * (SIZE * c1 + r1) + t1) * CODE_SECOND

@@ -15,6 +15,7 @@ The codes are those of ``board.move_code`` (they sort as the moves' steps do).
 >>> from dicehall.games.coinrows.board import START_BOARD, code_steps
 >>> codes, pips = move_codes(own_key(START_BOARD, 1), 1, 2)
 >>> [code_steps(c) for c in codes], pips
+([((0, 6, 3),), ((0, 6, 4), (1, 6, 5)), ((0, 6, 5), (1, 6, 4)), ((1, 6, 3),)], 3)
 """
 
 from __future__ import annotations
