@@ -37,6 +37,9 @@ LANGUAGES = ("pt",)
 #: server modules whose user-facing messages are translated (marked with _() or N_())
 PYTHON_SOURCES = (
     "src/dicehall/server/error_messages.py",
+    "src/dicehall/server/accounts.py",
+    "src/dicehall/server/app.py",
+    "src/dicehall/server/presence.py",
     "src/dicehall/server/chat.py",
     "src/dicehall/server/clocks.py",
     "src/dicehall/server/ratings.py",

@@ -134,3 +134,38 @@ def test_errors_with_values_are_translated_whole(client: Any) -> None:
         "/api/games", json={"game": "backgammon", "opponent": "friend", "seat": 5}, headers=PT
     ).json()["error"]
     assert _portuguese(seat["message"]) == "o lugar tem de ser 0..1 em backgammon", seat
+
+
+def test_every_refusal_of_the_server_can_be_translated() -> None:
+    """Every ``ServiceError`` the server raises is translatable: a fixed message is in the
+    catalogue (translated whole), a message made with values comes with a structured
+    ``detail`` (``ServiceError.said`` or ``detail=``). A new f-string refusal fails here."""
+    import ast
+    from pathlib import Path
+
+    import dicehall.server
+
+    catalogue = i18n.messages("pt")
+    untranslatable = []
+    root = Path(dicehall.server.__file__).parent
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id == "ServiceError"
+                and len(node.args) >= 2
+            ):
+                continue
+            where = f"{path.name}:{node.lineno}"
+            message = node.args[1]
+            if isinstance(message, ast.Constant):
+                if message.value not in catalogue:
+                    untranslatable.append(f"{where} {message.value!r} is not in the catalogue")
+            elif "exc" in {n.id for n in ast.walk(message) if isinstance(n, ast.Name)}:
+                # a lower layer's refusal passed on (an option, a seed, a bot spec, the
+                # rules): the code's sentence, then its English words (translate_error)
+                continue
+            elif len(node.args) < 4 and not any(k.arg == "detail" for k in node.keywords):
+                untranslatable.append(f"{where}: a message made with values needs a detail")
+    assert untranslatable == []

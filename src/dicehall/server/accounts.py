@@ -32,6 +32,7 @@ from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, Field
 from sqlalchemy.exc import IntegrityError
 
+from dicehall.server.error_messages import N_
 from dicehall.server.service import ServiceError
 from dicehall.server.storage import Store, hash_token
 
@@ -78,8 +79,11 @@ def check_password(password: object) -> str:
     :raises ServiceError: ``bad_request`` with the allowed lengths.
     """
     if not isinstance(password, str) or not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
-        raise ServiceError(
-            "bad_request", f"a password is {MIN_PASSWORD} to {MAX_PASSWORD} characters long"
+        raise ServiceError.said(
+            "bad_request",
+            N_("a password is {low} to {high} characters long"),
+            low=MIN_PASSWORD,
+            high=MAX_PASSWORD,
         )
     return password
 
@@ -142,8 +146,10 @@ class Accounts:
                     )
                 )
         except IntegrityError:
-            raise ServiceError(
-                "username_taken", f"the username {username!r} is taken; choose another"
+            raise ServiceError.said(
+                "username_taken",
+                N_("the username {name} is taken; choose another"),
+                name=repr(username),
             ) from None
         return acc
 

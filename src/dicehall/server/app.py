@@ -36,6 +36,7 @@ from dicehall.server import seeks as seeks_module
 from dicehall.server.analysis_worker import Analyses
 from dicehall.server.chat import CHAT_SEQ, Chat
 from dicehall.server.clocks import Clocks, TimeControl
+from dicehall.server.error_messages import N_
 from dicehall.server.limits import (
     AddressLimiter,
     Limits,
@@ -662,9 +663,11 @@ def create_app(
         """The language switch: remember ``lang`` in a cookie and go back to ``next`` (a path
         of this site only: never an open redirect)."""
         if lang not in i18n.LANGUAGES:
-            raise ServiceError(
+            raise ServiceError.said(
                 "bad_request",
-                f"language {clip(lang, 20)!r}: expected one of {', '.join(i18n.LANGUAGES)}",
+                N_("language {language}: expected one of {allowed}"),
+                language=repr(clip(lang, 20)),
+                allowed=", ".join(i18n.LANGUAGES),
             )
         if not next.startswith("/") or next.startswith("//") or "\\" in next:
             next = "/"
@@ -679,9 +682,11 @@ def create_app(
         """The browser's messages of ``lang`` ({English msgid: translation}), derived from the
         server's gettext catalogue (``web/locale/<lang>/LC_MESSAGES/messages.po``)."""
         if lang not in i18n.LANGUAGES:
-            raise ServiceError(
+            raise ServiceError.said(
                 "bad_request",
-                f"language {clip(lang, 20)!r}: expected one of {', '.join(i18n.LANGUAGES)}",
+                N_("language {language}: expected one of {allowed}"),
+                language=repr(clip(lang, 20)),
+                allowed=", ".join(i18n.LANGUAGES),
             )
         return {"lang": lang, "languages": i18n.LANGUAGES, "messages": i18n.messages(lang)}
 
@@ -777,10 +782,13 @@ def create_app(
         :raises ServiceError: ``name_taken``, saying to log in or choose another name.
         """
         if name and accounts.by_username(name.strip()) is not None:
-            raise ServiceError(
+            raise ServiceError.said(
                 "name_taken",
-                f"{clip(name.strip(), 24)!r} is the name of an account: log in to play under "
-                "it, or choose another name",
+                N_(
+                    "{name} is the name of an account: log in to play under it, "
+                    "or choose another name"
+                ),
+                name=repr(clip(name.strip(), 24)),
             )
         return name
 
@@ -858,7 +866,11 @@ def create_app(
         rec = service.record(game_id)
         headers = {}
         if format not in ("json", "mat"):
-            raise ServiceError("bad_request", f"format {clip(format, 20)!r}: expected json or mat")
+            raise ServiceError.said(
+                "bad_request",
+                N_("format {format}: expected json or mat"),
+                format=repr(clip(format, 20)),
+            )
         if download:
             headers["Content-Disposition"] = f'attachment; filename="dicehall-{game_id}.{format}"'
         if format == "mat":

@@ -66,9 +66,11 @@ def clean_text(text: object) -> str:
     if not cleaned:
         raise ServiceError("bad_request", "an empty chat message")
     if len(cleaned) > MAX_LENGTH:
-        raise ServiceError(
+        raise ServiceError.said(
             "too_long",
-            f"a chat message is at most {MAX_LENGTH} characters (this one has {len(cleaned)})",
+            N_("a chat message is at most {n} characters (this one has {length})"),
+            n=MAX_LENGTH,
+            length=len(cleaned),
         )
     return cleaned
 
@@ -158,10 +160,14 @@ class Chat:
         cleaned = clean_text(text)
         key = f"a:{account_id}" if account_id else f"s:{room}:{seat}"
         if not self._allow(key):
-            raise ServiceError(
+            raise ServiceError.said(
                 "rate_limited",
-                f"you are sending messages too fast: at most {self.burst:g} at once and one "
-                f"every {1 / self.rate:g} seconds",
+                N_(
+                    "you are sending messages too fast: at most {burst} at once and one "
+                    "every {seconds} seconds"
+                ),
+                burst=f"{self.burst:g}",
+                seconds=f"{1 / self.rate:g}",
             )
         now = time.time()
         with self.store._write_lock, self.store.engine.begin() as conn:

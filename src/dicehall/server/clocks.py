@@ -82,13 +82,17 @@ class TimeControl:
                     "bad_request", N_("clock {name} must be a number of seconds"), name=name
                 )
         if not MIN_INITIAL <= self.initial <= MAX_INITIAL:
-            raise ServiceError(
+            raise ServiceError.said(
                 "bad_request",
-                f"a clock's reserve is {MIN_INITIAL:.0f} to {MAX_INITIAL:.0f} seconds",
+                N_("a clock's reserve is {low} to {high} seconds"),
+                low=f"{MIN_INITIAL:.0f}",
+                high=f"{MAX_INITIAL:.0f}",
             )
         if not (0 <= self.increment <= MAX_BONUS and 0 <= self.delay <= MAX_BONUS):
-            raise ServiceError(
-                "bad_request", f"an increment or delay is 0 to {MAX_BONUS:.0f} seconds"
+            raise ServiceError.said(
+                "bad_request",
+                N_("an increment or delay is 0 to {high} seconds"),
+                high=f"{MAX_BONUS:.0f}",
             )
         if self.increment and self.delay:
             raise ServiceError(

@@ -106,6 +106,30 @@ FIXED: tuple[str, ...] = (
     N_("somebody else took this seek first, or it expired"),
     N_("the seek is not open any more"),
     N_("there is no such seek (it may have been taken)"),
+    N_("a username is 3 to 24 characters: letters, digits, _ or -"),
+    N_(
+        "send your player seed after the game's commitment is published: create "
+        "without a seed, then POST /api/games/{id}/seed"
+    ),
+    N_("a clock has an increment or a delay per move, not both"),
+    N_(
+        "a time control is MINUTES+SECONDS (increment) or MINUTES+SECONDSd (delay), "
+        "e.g. 3+2 or 5+12d"
+    ),
+    N_(
+        'clock is null (untimed), a text like "3+2" or "5+12d", or '
+        "{initial, increment, delay} in seconds"
+    ),
+    N_('claim "win" or "abort"'),
+    N_("game must be a registered game name"),
+    N_(
+        "a rated game needs you logged in and an opponent (a bot or a friend), "
+        "not local play; guests play casual games"
+    ),
+    N_("opponent 'human': use friend (by link) or local instead"),
+    N_("options must be an object of at most 20 options"),
+    N_("log in to play a rated game; guests play casual games"),
+    N_("your seats have their seeds: a seed cannot change"),
 )
 
 #: why an action is illegal, as the rules say it (``IllegalActionError.reason``), where the

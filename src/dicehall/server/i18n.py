@@ -101,7 +101,7 @@ def translations(lang: str) -> NullTranslations:
     return GNUTranslations(buffer)
 
 
-def gettext(lang: str, msgid: str, **params: Any) -> str:
+def gettext(lang: str, msgid: str, /, **params: Any) -> str:
     """``msgid`` in ``lang`` with its ``{name}`` placeholders filled from ``params`` (the same
     convention as ``t()`` in the browser)."""
     text = translations(lang).gettext(msgid)

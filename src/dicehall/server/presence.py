@@ -33,6 +33,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
+from dicehall.server.error_messages import N_
 from dicehall.server.service import GameService, LiveGame, ServiceError
 from dicehall.server.storage import Store
 
@@ -269,12 +270,15 @@ class Presence:
             if waiting:
                 online = [s.name for s in others if gone[s.seat] is None]
                 if online:
-                    raise ServiceError(
-                        "too_early", f"{', '.join(online)} is still here: nothing to claim"
+                    raise ServiceError.said(
+                        "too_early",
+                        N_("{names} is still here: nothing to claim"),
+                        names=", ".join(online),
                     )
-                raise ServiceError(
+                raise ServiceError.said(
                     "too_early",
-                    f"wait {max(waiting):.0f} more seconds: a player who left may come back",
+                    N_("wait {n} more seconds: a player who left may come back"),
+                    n=f"{max(waiting):.0f}",
                 )
             gone_seats = [s.seat for s in others]
             if what == "abort":

@@ -408,9 +408,11 @@ def router(ratings: Ratings) -> APIRouter:
     def leaderboard(game: str, limit: int = 50) -> list[dict[str, Any]]:
         """The rating list of one game."""
         if game not in rating_lists():
-            raise ServiceError(
+            raise ServiceError.said(
                 "bad_request",
-                f"unknown rating list {game[:40]!r}; one of {', '.join(rating_lists())}",
+                N_("unknown rating list {name}; one of {lists}"),
+                name=repr(game[:40]),
+                lists=", ".join(rating_lists()),
             )
         return ratings.leaderboard(game, limit)
 

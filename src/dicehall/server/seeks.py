@@ -126,8 +126,10 @@ class Seeks:
             or not isinstance(rating_range, int)
             or not 0 < rating_range <= MAX_RANGE
         ):
-            raise ServiceError(
-                "bad_request", f"a rating range is 1 to {MAX_RANGE} points (or none: anyone)"
+            raise ServiceError.said(
+                "bad_request",
+                N_("a rating range is 1 to {high} points (or none: anyone)"),
+                high=MAX_RANGE,
             )
         target = None
         if to:
@@ -156,8 +158,10 @@ class Seeks:
                 .where(s.account_id == account.id, s.status == "open", s.seen >= now - SEEK_TTL)
             ).scalar_one()
             if count >= MAX_OPEN:
-                raise ServiceError(
-                    "too_many", f"you have {MAX_OPEN} open seeks: cancel one before a new one"
+                raise ServiceError.said(
+                    "too_many",
+                    N_("you have {n} open seeks: cancel one before a new one"),
+                    n=MAX_OPEN,
                 )
             seek_id = secrets.token_urlsafe(9)
             conn.execute(
@@ -320,10 +324,12 @@ class Seeks:
         options = json.loads(r.options)
         mine = self.ratings.ratings_of([account.id], rating_key(r.game, options))[account.id]
         if not _in_range(r, mine.rating):
-            raise ServiceError(
+            raise ServiceError.said(
                 "out_of_range",
-                f"this seek is for ratings {r.rating_min:.0f} to {r.rating_max:.0f}; yours "
-                f"is {mine.rating:.0f}",
+                N_("this seek is for ratings {low} to {high}; yours is {rating}"),
+                low=f"{r.rating_min:.0f}",
+                high=f"{r.rating_max:.0f}",
+                rating=f"{mine.rating:.0f}",
             )
         s = self.table.c
         now = self.now()

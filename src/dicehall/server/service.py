@@ -95,7 +95,7 @@ class ServiceError(DicehallError):
         self.detail = detail
 
     @classmethod
-    def said(cls, code: str, msgid: str, **params: Any) -> ServiceError:
+    def said(cls, code: str, msgid: str, /, **params: Any) -> ServiceError:
         """A refusal whose whole message is the catalogue's ``msgid`` with ``params``: its
         English ``message`` and, as ``detail``, the same words to translate whole
         (``error_messages.whole``), so no English is left in another language.
@@ -495,10 +495,12 @@ class GameService:
                 except ValueError:
                     continue  # the option's parser says why
                 if number > OPTION_CAP:
-                    raise ServiceError(
+                    raise ServiceError.said(
                         "bad_request",
-                        f"option {key}: at most {OPTION_CAP} on this server "
-                        f"(got {clip(str(value), 20)})",
+                        N_("option {key}: at most {cap} on this server (got {value})"),
+                        key=key,
+                        cap=OPTION_CAP,
+                        value=clip(str(value), 20),
                     )
 
     def join(
@@ -534,9 +536,11 @@ class GameService:
             if live.row.rated and any(s.account_id == account_id for s in live.row.seats):
                 raise ServiceError("seat_taken", "you already have a seat in this rated game")
             if seat not in open_seats:
-                raise ServiceError(
+                raise ServiceError.said(
                     "seat_taken",
-                    f"seat {seat + 1} is taken; open: " + ", ".join(str(s + 1) for s in open_seats),
+                    N_("seat {seat} is taken; open: {open}"),
+                    seat=seat + 1,
+                    open=", ".join(str(s + 1) for s in open_seats),
                 )
             token = secrets.token_urlsafe(24)
             label = _clean_name(name, f"guest {seat + 1}")
@@ -1232,12 +1236,21 @@ class GameService:
             texts = [e.text for e in live.log]
             current = live.state
         if ply is not None and not 0 <= ply <= len(texts):
-            raise ServiceError("bad_request", f"ply is 0..{len(texts)} for this game, not {ply}")
+            raise ServiceError.said(
+                "bad_request",
+                N_("ply is 0..{last} for this game, not {ply}"),
+                last=len(texts),
+                ply=ply,
+            )
         if size is not None and not 16 <= size <= 2000:
-            raise ServiceError("bad_request", f"size is 16..2000 pixels, not {size}")
+            raise ServiceError.said(
+                "bad_request", N_("size is 16..2000 pixels, not {size}"), size=size
+            )
         if orientation is not None and orientation not in range(live.game.num_players):
             seats = live.game.num_players - 1
-            raise ServiceError("bad_request", f"orientation is a seat 0..{seats}")
+            raise ServiceError.said(
+                "bad_request", N_("orientation is a seat 0..{last}"), last=seats
+            )
         if ply is None or ply == len(texts):
             state, last = current, (texts[-1] if texts else None)
         else:
