@@ -194,18 +194,12 @@ def run_tasks(
 def ray_init(address: str, workers: int = 1) -> Any:
     """The ``ray`` module, connected to the cluster at ``address`` (``"local"``: one of
     ``workers`` CPUs started in this process). Raises ``ArenaError`` without Ray."""
+    from dicehall.core.cluster import connect_ray
+
     try:
-        import ray
-    except ImportError:
-        raise ArenaError(
-            "Ray is not installed: pip install 'dicehall[cluster]' to play on a cluster"
-        ) from None
-    if not ray.is_initialized():
-        if address == "local":
-            ray.init(num_cpus=max(1, workers), include_dashboard=False, log_to_driver=False)
-        else:
-            ray.init(address=address, log_to_driver=False)
-    return ray
+        return connect_ray(address, workers)
+    except ImportError as exc:
+        raise ArenaError(f"{exc} to play on a cluster") from None
 
 
 def _run_on_ray(

@@ -218,17 +218,12 @@ def run_tasks(
     results in the order of ``jobs``. ``fn`` must be a module-level function.
     Raises ``RuntimeError`` when Ray is asked for and not installed."""
     if ray_address is not None:
+        from dicehall.core.cluster import connect_ray
+
         try:
-            import ray
-        except ImportError:
-            raise RuntimeError(
-                "Ray is not installed: pip install 'dicehall[cluster]' to roll out on a cluster"
-            ) from None
-        if not ray.is_initialized():
-            if ray_address == "local":
-                ray.init(num_cpus=max(1, workers), include_dashboard=False, log_to_driver=False)
-            else:
-                ray.init(address=ray_address, log_to_driver=False)
+            ray = connect_ray(ray_address, workers)
+        except ImportError as exc:
+            raise RuntimeError(f"{exc} to roll out on a cluster") from None
         remote = ray.remote(fn)
         return list(ray.get([remote.remote(job) for job in jobs]))
     if workers <= 1:
