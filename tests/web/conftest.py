@@ -75,6 +75,12 @@ class Server:
             str(self.bot_delay),
             "--log-level",
             "warning",
+            # the pages of one test come from one address right after the test's own HTTP
+            # helpers played whole games (finish_over_http polls): at the server's default
+            # of 20 a second the page's own requests were refused (429) and it never loaded;
+            # the limits are tested in tests/server (an extra --address-rate overrides this)
+            "--address-rate",
+            "1000",
             *self.extra,
         ]
         with open(self.log, "ab") as out:

@@ -884,28 +884,37 @@ class GameService:
         with self._remote_lock:
             queued = self._remote_pending.get(game_id)
             if queued is not None:
-                queued.append(appended)  # the queued catch-up takes this one too
+                queued.append(appended)  # the queued or running catch-up takes this one too
                 return
             self._remote_pending[game_id] = [appended]
         self._remote.submit(self._remote_catch_up, game_id)
 
     def _remote_catch_up(self, game_id: str) -> None:
-        with self._remote_lock:
-            changes = self._remote_pending.pop(game_id, [])
-        live = self.cached(game_id)
-        if live is None:
-            return
-        try:
-            with live.lock:
-                entries = self._apply_appended(live, changes)
-                if entries is None:
-                    entries = self._catch_up(live)  # None: nothing changed after all
-                elif not entries:
-                    entries = None  # every action heard was here already
-                if entries is not None:
-                    self._notify(live, entries)
-        except Exception:
-            log.exception("catching up game %s failed", game_id)
+        """Apply what was heard of ``game_id``, in the order heard: the game stays in
+        ``_remote_pending`` while this runs, so what is heard meanwhile is taken by this same
+        task afterwards (two tasks of one game in the pool could otherwise run out of order,
+        see a gap and read the log back)."""
+        while True:
+            with self._remote_lock:
+                changes = self._remote_pending.get(game_id)
+                if not changes:
+                    self._remote_pending.pop(game_id, None)
+                    return
+                self._remote_pending[game_id] = []  # still running: later news waits here
+            live = self.cached(game_id)
+            if live is None:
+                continue
+            try:
+                with live.lock:
+                    entries = self._apply_appended(live, changes)
+                    if entries is None:
+                        entries = self._catch_up(live)  # None: nothing changed after all
+                    elif not entries:
+                        entries = None  # every action heard was here already
+                    if entries is not None:
+                        self._notify(live, entries)
+            except Exception:
+                log.exception("catching up game %s failed", game_id)
 
     def _apply_appended(
         self, live: LiveGame, changes: list[Appended | None]
