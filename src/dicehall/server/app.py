@@ -449,6 +449,20 @@ def _ws_error(exc: ServiceError, ref: Any) -> dict[str, Any]:
     return error(exc.code, exc.message, ref, **extra)
 
 
+def check_language(lang: str) -> None:
+    """Refuse a language the site has no catalogue for, naming the ones it has.
+
+    :raises ServiceError: ``bad_request``.
+    """
+    if lang not in i18n.LANGUAGES:
+        raise ServiceError.said(
+            "bad_request",
+            N_("language {language}: expected one of {allowed}"),
+            language=repr(clip(lang, 20)),
+            allowed=", ".join(i18n.LANGUAGES),
+        )
+
+
 def clocks_presets(game: str) -> list[dict[str, Any]]:
     """The time controls the lobby offers for ``game`` (``clocks.PRESETS``)."""
     from dicehall.server.clocks import PRESETS
@@ -662,13 +676,7 @@ def create_app(
     async def switch_language(lang: str, next: str = "/") -> RedirectResponse:
         """The language switch: remember ``lang`` in a cookie and go back to ``next`` (a path
         of this site only: never an open redirect)."""
-        if lang not in i18n.LANGUAGES:
-            raise ServiceError.said(
-                "bad_request",
-                N_("language {language}: expected one of {allowed}"),
-                language=repr(clip(lang, 20)),
-                allowed=", ".join(i18n.LANGUAGES),
-            )
+        check_language(lang)
         if not next.startswith("/") or next.startswith("//") or "\\" in next:
             next = "/"
         response = RedirectResponse(next, status_code=303)
@@ -681,13 +689,7 @@ def create_app(
     def message_catalogue(lang: str) -> dict[str, Any]:
         """The browser's messages of ``lang`` ({English msgid: translation}), derived from the
         server's gettext catalogue (``web/locale/<lang>/LC_MESSAGES/messages.po``)."""
-        if lang not in i18n.LANGUAGES:
-            raise ServiceError.said(
-                "bad_request",
-                N_("language {language}: expected one of {allowed}"),
-                language=repr(clip(lang, 20)),
-                allowed=", ".join(i18n.LANGUAGES),
-            )
+        check_language(lang)
         return {"lang": lang, "languages": i18n.LANGUAGES, "messages": i18n.messages(lang)}
 
     # -- HTTP API --------------------------------------------------------------
