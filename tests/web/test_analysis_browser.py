@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -49,17 +50,26 @@ def _get(server: Any, path: str, tokens: list[str] | None = None) -> Any:
 
 def _finished_backgammon(server: Any, seed: int = 7) -> dict[str, Any]:
     """A backgammon game played to the end over HTTP: seat 0 plays random legal moves (so
-    it makes errors), the random bot the other seat."""
+    it makes errors), the random bot the other seat.
+
+    Only seat 0's own moves are counted against the bound (a random game makes a few hundred):
+    while the bot decides, the loop waits without counting, as long as the bot keeps moving
+    (a loaded CI machine can make it slow, never stop)."""
     game = server.api("/api/games", {"game": "backgammon", "opponent": "random", "name": "rita"})
     tokens = list(game["tokens"].values())
     server.api(f"/api/games/{game['id']}/seed", {"seed": "analysis", "tokens": tokens})
     rng = random.Random(seed)
-    for _ in range(2000):
+    moves = 0
+    last_seq, idle = -1, 0
+    while moves < 3000:
         snap = _get(server, f"/api/games/{game['id']}", tokens)
         if snap["status"] == "finished":
             return game
+        if snap["seq"] != last_seq:
+            last_seq, idle = snap["seq"], 0
         if snap["to_move"] == 0 and snap["legal"]:
             text = rng.choice(snap["legal"])
+            moves += 1
             try:
                 server.api(
                     f"/api/games/{game['id']}/act",
@@ -67,7 +77,11 @@ def _finished_backgammon(server: Any, seed: int = 7) -> dict[str, Any]:
                 )
             except urllib.error.HTTPError as exc:  # the bot moved in between: look again
                 assert exc.code == 409, exc.read()
-    raise AssertionError("the game did not end")
+            continue
+        idle += 1  # the bot's turn: wait for its move, as long as it is not stuck
+        assert idle < 6000, f"the bot made no move for 6000 looks at seq {last_seq}"
+        time.sleep(0.02)
+    raise AssertionError(f"the game did not end after {moves} moves of seat 0")
 
 
 def test_analysis_of_a_finished_backgammon_game(server: Any, context: Any) -> None:
