@@ -68,6 +68,25 @@ def test_a_decision_is_the_same_in_a_process_and_in_a_thread() -> None:
     assert [by_seed[job.seed] for job in jobs] == expected
 
 
+def test_the_random_player_never_waits_for_a_thinking_bot() -> None:
+    """The random player's decisions are made in the server's threads: with the only bot
+    process busy for hours, a random decision is still made (and is one of the legal ones)."""
+    state = _position()
+    pool = BotRunner(processes=1)
+    results = Results()
+    try:
+        pool.submit(BotJob("slow", "backgammon", "mcts:100000000", 1, state), 0.0, results)
+        _wait_until(lambda: any(w.entry is not None for w in pool._workers))
+        pool.submit(BotJob("quick", "backgammon", "random", 7, state), 0.0, results)
+        results.wait(1)
+        [(job, text, error)] = results.items
+        assert (job.key, error) == ("quick", None) and text in state.legal_texts()
+        assert any(w.entry is not None and w.entry.job.key == "slow" for w in pool._workers)
+        assert pool.cancel("slow") == 1
+    finally:
+        pool.close()
+
+
 def test_a_running_decision_is_stopped_when_its_game_is_cancelled() -> None:
     state = _position()
     pool = BotRunner(processes=1)

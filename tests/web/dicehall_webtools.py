@@ -31,7 +31,7 @@ def snapshot(page: Any) -> dict[str, Any]:
     return page.evaluate("window.dicehall.snapshot")  # type: ignore[no-any-return]
 
 
-def wait_my_turn_or_end(page: Any, after_seq: int, timeout: float = 20_000) -> dict[str, Any]:
+def wait_my_turn_or_end(page: Any, after_seq: int, timeout: float = 60_000) -> dict[str, Any]:
     """Wait until this page may act (with a snapshot newer than ``after_seq``) or the game ends."""
     page.wait_for_function(
         """(after) => { const s = window.dicehall?.snapshot;

@@ -95,6 +95,13 @@ class BotJob:
             raise ValueError(f"{self.spec!r} is not a bot")
         return self.state.action_to_text(agent.act(self.state))
 
+    @property
+    def cheap(self) -> bool:
+        """Whether the decision costs next to nothing (the random player): it is made in the
+        server's own callback threads, never queued behind a thinking bot nor sent to a
+        process of the idle class (which a busy machine may not run for seconds)."""
+        return self.spec == "random"
+
     def fallback(self) -> str:
         """The random player's decision from the same seed (a bot that took too long)."""
         legal = self.state.legal_actions()
@@ -290,6 +297,11 @@ class BotRunner:
                         self._threads.submit(self._run_in_thread, entry)
                     self._cv.wait(timeout)
                     continue
+                cheap = [entry for entry in self._ready if entry.job.cheap]
+                if cheap:
+                    self._ready = [entry for entry in self._ready if not entry.job.cheap]
+                    for entry in cheap:
+                        self._callbacks.submit(self._run_in_thread, entry)
                 self._assign(now)
                 timeout = self._deadline(now, timeout)
             self._collect(timeout)
