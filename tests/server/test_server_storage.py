@@ -103,6 +103,49 @@ def test_whole_game_against_a_bot_and_resume(store: Store) -> None:
     fresh.close()
 
 
+def test_listed_and_other_spellings_of_a_play_commit_the_same(store: Store) -> None:
+    # a listed text (sent with the position) is taken by its place in the legal actions, any
+    # other spelling is parsed: both log the canonical text, and an illegal one is refused
+    import random
+
+    from dicehall.server.service import ServiceError
+
+    service = GameService(store, bot_delay=0)
+    rng = random.Random(3)
+    game_id, _tokens = service.create("backgammon", opponent="local")
+    live = service.get(game_id)
+    for turn in range(30):
+        with live.lock:
+            state = live.state
+            if state.is_terminal():
+                break
+            texts, _moves = service._legal(live)  # what the mover's client is sent
+            seq = live.seq
+        text = rng.choice(texts)
+        sent = text if turn % 2 else f"  {text.upper().replace('/', '-')} "
+        if turn == 5 and state.parse_action(text).steps:
+            with pytest.raises(ServiceError) as refused:
+                service.act(game_id, [0, 1], "24/1", seq)
+            assert refused.value.code == "illegal_action"
+        service.act(game_id, [0, 1], sent, seq)
+        move = next(e for e in live.log[seq:] if e.actor >= 0)
+        assert move.text == text and live.last is not None
+        assert live.last["text"] == text
+        assert live.last["detail"] == move_view_of(state, text)
+    assert live.seq > 40
+    service.close()
+
+
+def move_view_of(state, text):  # type: ignore[no-untyped-def]
+    """The move view of ``text`` in a copy of ``state`` that has listed nothing (parsed)."""
+    from dicehall.server.views.backgammon import move_view
+
+    fresh = state.__class__.__new__(state.__class__)
+    fresh.__dict__.update(state.__dict__)
+    object.__setattr__(fresh, "_cache", {})
+    return move_view(fresh, text, fresh.apply_text(text))
+
+
 def test_database_urls() -> None:
     assert normalise_url("postgresql://u@h/db") == "postgresql+psycopg://u@h/db"
     assert normalise_url("postgres://u@h/db") == "postgresql+psycopg://u@h/db"

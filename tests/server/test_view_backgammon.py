@@ -88,3 +88,98 @@ def test_the_browser_gets_the_rules_results_not_the_rules() -> None:
             assert move_step(mine, theirs, src, dst) == hit
             assert (tuple(mine), tuple(theirs)) == tuple(map(tuple, nodes[child]["sides"]))
     json.dumps(nodes)
+
+
+def _positions(seed: int, count: int) -> list:
+    """Checker plays met along random games (doubles among them), in a fixed order."""
+    rng = random.Random(seed)
+    game = load_game("backgammon")
+    out = []
+    while len(out) < count:
+        state = game.new_initial_state()
+        while not state.is_terminal() and len(out) < count:
+            if state.is_checker_play():
+                out.append(state)
+            state = state.apply(rng.choice(state.legal_actions()))
+    return out
+
+
+def _reference_graph(state) -> dict:
+    """The click graph by its definition, written plainly: every board reachable by single
+    steps (the dice left beside it) from which a legal play can still be reached, with its
+    edges to the boards one step on; keyed by (sides, dice left) instead of node numbers."""
+    from dicehall.games.backgammon.board import move_step
+    from dicehall.games.backgammon.rules import single_steps
+
+    finals = {board for _play, board in state.play_results()}
+    d1, d2 = state.dice
+    dice = (d1,) * 4 if d1 == d2 else (max(d1, d2), min(d1, d2))
+    graph: dict = {}
+
+    def visit(board, rest) -> bool:
+        key = (board, rest)
+        if key in graph:
+            return graph[key] is not None
+        if board in finals:
+            graph[key] = []
+            return True
+        edges = []
+        for die in sorted(set(rest), reverse=True):
+            left = list(rest)
+            left.remove(die)
+            for src, dst in single_steps(board[0], board[1], die):
+                mine, theirs = list(board[0]), list(board[1])
+                hit = move_step(mine, theirs, src, dst)
+                child = ((tuple(mine), tuple(theirs)), tuple(left))
+                if visit(*child):
+                    edges.append((src, dst, die, hit, child))
+        graph[key] = edges or None
+        return bool(edges)
+
+    visit(state.board, dice)
+    return {k: sorted(v) for k, v in graph.items() if v is not None}
+
+
+def test_the_click_graph_is_its_definition_and_texts_are_format_play() -> None:
+    # the fast walk (sides as bytes) and the short play texts against the plain definitions
+    # over 300 positions, doubles included (a double's walk has ~65 nodes and 150 edges)
+    from dicehall.games.backgammon.notation import format_play
+
+    doubles = 0
+    for state in _positions(11, 300):
+        doubles += state.dice[0] == state.dice[1]
+        graph = legal_view(state)
+        nodes = graph["nodes"]
+        key = [(tuple(map(tuple, n["sides"])), tuple(n["dice"])) for n in nodes]
+        got = {
+            key[i]: sorted((a, b, die, hit, key[c]) for a, b, die, hit, c in n["edges"])
+            for i, n in enumerate(nodes)
+        }
+        assert got == _reference_graph(state)
+        assert key[0] == (state.board, tuple(nodes[0]["dice"]))
+        texts = {board: format_play(state.board, p.steps) for p, board in state.play_results()}
+        for i, n in enumerate(nodes):
+            if n["edges"]:
+                assert n["text"] is None
+            else:
+                assert n["text"] == texts[key[i][0]]
+            assert n["pips"] == [sum(k * c for k, c in enumerate(s)) for s in key[i][0]]
+        assert state.legal_texts() == get_view("backgammon").legal_texts_and_view(state)[0]
+    assert doubles > 30
+
+
+def test_move_view_of_a_listed_play_is_that_of_its_parsed_text() -> None:
+    # move_view reads the steps of a play whose texts were listed (no parse); any other
+    # spelling of the same play is parsed and gives the same steps
+    view = get_view("backgammon")
+    rng = random.Random(5)
+    for state in _positions(12, 120):
+        texts, _graph = view.legal_texts_and_view(state)
+        action = rng.choice(state.legal_actions())
+        text = state.action_to_text(action)
+        after = state.apply(action)
+        listed = move_view(state, text, after)
+        assert text in texts
+        parsed = move_view(state, " " + text.upper() + " ", after)  # not a listed text
+        assert listed == parsed
+        assert listed is not None and listed["seat"] == state.turn

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from dicehall.core.game import State
-from dicehall.games.backgammon.board import Side, Step
+from dicehall.games.backgammon.board import Step
 from dicehall.games.backgammon.notation import format_play
 from dicehall.games.backgammon.rules import (
     BAR,
@@ -132,6 +132,10 @@ def legal_view(state: State) -> dict[str, Any]:
 _TEXTS: dict[tuple[tuple[Step, ...], int], str] = {}
 _TEXTS_MAX = 200_000
 
+#: the key, in a state's ``_cache``, of the steps of each legal play by its canonical text (put
+#: there by ``legal_texts_and_view``, read by ``move_view``)
+_STEPS_KEY = "web_view_steps"
+
 
 def _play_text(board: Board, steps: tuple[Step, ...]) -> str:
     """``format_play(board, steps)``, from ``_TEXTS`` when the same steps hit the same way
@@ -142,6 +146,8 @@ def _play_text(board: Board, steps: tuple[Step, ...]) -> str:
         if dst != OFF and theirs[25 - dst] == 1 and not hit_points >> dst & 1:
             mask |= 1 << k
             hit_points |= 1 << dst
+    if len(steps) <= 2:
+        return _short_play_text(steps, mask)
     key = (steps, mask)
     text = _TEXTS.get(key)
     if text is None:
@@ -150,6 +156,38 @@ def _play_text(board: Board, steps: tuple[Step, ...]) -> str:
             _TEXTS.clear()
         _TEXTS[key] = text
     return text
+
+
+def _point(point: int) -> str:
+    return "bar" if point == BAR else "off" if point == OFF else str(point)
+
+
+def _short_play_text(steps: tuple[Step, ...], mask: int) -> str:
+    """``format_play`` of a play of at most two steps (every roll but doubles), bit ``k`` of
+    ``mask`` set where step ``k`` hits: one checker's two steps are one path (``13/7*/5``),
+    two checkers' two paths are written highest first, one route taken twice is counted.
+
+    >>> _short_play_text(((13, 7), (7, 5)), 0b01), _short_play_text(((8, 5), (6, 5)), 0b01)
+    ('13/7*/5', '8/5* 6/5')
+    >>> _short_play_text(((6, 5), (6, 5)), 0b01), _short_play_text(((25, 22), (6, 0)), 0)
+    ('6/5*(2)', 'bar/22 6/off')
+    """
+    if not steps:
+        return "pass"
+    a, b = steps[0]
+    first = _point(a) + "/" + _point(b) + ("*" if mask & 1 else "")
+    if len(steps) == 1:
+        return first
+    c, d = steps[1]
+    end = _point(d) + ("*" if mask & 2 else "")
+    if b != OFF and c == b:  # one checker: a/b/d, b shown only where it hit
+        return _point(a) + ("/" + _point(b) + "*" if mask & 1 else "") + "/" + end
+    if d != OFF and a == d:  # one checker, the second step first: c/d/b
+        return _point(c) + ("/" + end if mask & 2 else "") + "/" + _point(b) + "*" * (mask & 1)
+    second = _point(c) + "/" + end
+    if (a, b) == (c, d):
+        return (first if mask & 1 else second) + "(2)"
+    return f"{first} {second}" if (a, b) > (c, d) else f"{second} {first}"
 
 
 def legal_texts_and_view(state: State) -> tuple[list[str], dict[str, Any]]:
@@ -166,29 +204,39 @@ def legal_texts_and_view(state: State) -> tuple[list[str], dict[str, Any]]:
     d1, d2 = s.dice
     dice = (d1,) * 4 if d1 == d2 else (max(d1, d2), min(d1, d2))
     board0 = s.board
-    texts = {board: _play_text(board0, play.steps) for play, board in s.play_results()}
+    texts: dict[Board, str] = {}
+    steps_of: dict[str, tuple[Step, ...]] = {}
+    for play, board in s.play_results():
+        texts[board] = text = _play_text(board0, play.steps)
+        steps_of[text] = play.steps
+    # move_view of the play chosen reads its steps here instead of parsing its text again
+    s._cache[_STEPS_KEY] = steps_of
     # legal_actions() is the plays in play_results() order, then the resignation offers
     resign = [str(a) for a in s.legal_actions()[len(texts) :]]
     nodes: list[dict[str, Any]] = []
-    memo: dict[tuple[Side, Side, tuple[int, ...]], int | None] = {}
+    # the walk keeps each side as bytes (26 counts): copied, compared and hashed (the hash
+    # is kept) in C, where tuples of ints were hashed again at every look-up
+    finals = {(bytes(board[0]), bytes(board[1])): (board, text) for board, text in texts.items()}
+    memo: dict[tuple[bytes, bytes, tuple[int, ...]], int | None] = {}
     # the dice left after playing each distinct die of ``rest`` (highest die first)
     after: dict[tuple[int, ...], list[tuple[int, tuple[int, ...]]]] = {}
 
-    def visit(mine: Side, theirs: Side, rest: tuple[int, ...], pip0: int, pip1: int) -> int | None:
+    def visit(
+        mine: bytes, theirs: bytes, rest: tuple[int, ...], pip0: int, pip1: int
+    ) -> int | None:
         key = (mine, theirs, rest)
         if key in memo:
             return memo[key]
         memo[key] = None  # no cycles are possible (pips only go down), but be safe
-        board: Board = (mine, theirs)
-        text = texts.get(board)
-        if text is not None:
+        final = finals.get((mine, theirs))
+        if final is not None:
             index = len(nodes)
             nodes.append(
                 {
                     "edges": [],
-                    "text": text,
+                    "text": final[1],
                     "dice": list(rest),
-                    "sides": board,
+                    "sides": final[0],
                     "pips": [pip0, pip1],
                 }
             )
@@ -203,41 +251,39 @@ def legal_texts_and_view(state: State) -> tuple[list[str], dict[str, Any]]:
             ]
         for die, left in choices:
             for src, dst in single_steps(mine, theirs, die):
-                m = list(mine)
+                m = bytearray(mine)
                 m[src] -= 1
                 m[dst] += 1
                 # a step moves the checker src - dst pips (off is 0, the bar 25); a hit
                 # checker goes from the opponent's point 25 - dst to his bar, 25
                 if dst != OFF and theirs[25 - dst] == 1:
-                    t = list(theirs)
+                    t = bytearray(theirs)
                     t[25 - dst] = 0
                     t[BAR] += 1
-                    child = visit(tuple(m), tuple(t), left, pip0 - (src - dst), pip1 + dst)
+                    child = visit(bytes(m), bytes(t), left, pip0 - (src - dst), pip1 + dst)
                     hit = True
                 else:
-                    child = visit(tuple(m), theirs, left, pip0 - (src - dst), pip1)
+                    child = visit(bytes(m), theirs, left, pip0 - (src - dst), pip1)
                     hit = False
                 if child is not None:
-                    edges.append([src, dst, die, hit, child])
+                    # numbered as in the answer: the root (appended last) comes first
+                    edges.append([src, dst, die, hit, child + 1])
         if not edges:
             return None
         index = len(nodes)
+        sides: Board = (tuple(mine), tuple(theirs))
         nodes.append(
-            {"edges": edges, "text": None, "dice": list(rest), "sides": board, "pips": [pip0, pip1]}
+            {"edges": edges, "text": None, "dice": list(rest), "sides": sides, "pips": [pip0, pip1]}
         )
         memo[key] = index
         return index
 
-    root = visit(board0[0], board0[1], dice, pip_count(board0[0]), pip_count(board0[1]))
-    assert root is not None, "a decision node always has a legal play"
-    # renumber so the root comes first (children were appended before their parents)
-    order = [root] + [i for i in range(len(nodes)) if i != root]
-    new = {old: k for k, old in enumerate(order)}
-    out = []
-    for old in order:
-        node = nodes[old]
-        node["edges"] = [[a, b, die, hit, new[c]] for a, b, die, hit, c in node["edges"]]
-        out.append(node)
+    root = visit(
+        bytes(board0[0]), bytes(board0[1]), dice, pip_count(board0[0]), pip_count(board0[1])
+    )
+    # every node is appended after its children, so the root is the last one appended
+    assert root is not None and root == len(nodes) - 1, "a decision has a legal play"
+    out = [nodes[root], *nodes[:root]]
     return [*texts.values(), *resign], {"seat": s.turn, "nodes": out, "choices": resign}
 
 
@@ -250,12 +296,16 @@ def move_view(before: State, text: str, after: State) -> dict[str, Any] | None:
         if b.opening:  # who starts (None: a tie, both roll again): the browser needs no rule
             out["starts"] = None if _bg(after).opening else _bg(after).turn
         return out
-    action = b.parse_action(text)
-    if not isinstance(action, Play):
-        return {"seat": b.current_player(), "decision": text}
+    known: dict[str, tuple[Step, ...]] | None = b._cache.get(_STEPS_KEY)
+    played = known.get(text) if known is not None else None
+    if played is None:
+        action = b.parse_action(text)
+        if not isinstance(action, Play):
+            return {"seat": b.current_player(), "decision": text}
+        played = action.steps
     mine, theirs = list(b.board[0]), list(b.board[1])
     steps = []
-    for src, dst in action.steps:
+    for src, dst in played:
         steps.append([src, dst, move_step(mine, theirs, src, dst)])
     return {"seat": b.turn, "steps": steps}
 
