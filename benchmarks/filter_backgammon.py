@@ -2,6 +2,7 @@
 
     python benchmarks/filter_backgammon.py [--positions 400] [--seed 1] [--old expert]
                                            [--new expert-readmit] [--gnubg-plies 2]
+                                           [--new-budget N]
 
 Positions come from seeded 0-ply self-play games (every decision with a choice,
 bear-offs left out since the databases decide those). Each is decided by level
@@ -12,6 +13,11 @@ new level's gain on that decision. Prints how many decisions changed, the mean g
 per changed decision and per decision with 95% intervals, how many got worse, and
 each level's decision time (mean and slowest). Also prints the issue's position
 ``ttsACgPbzg0AIA`` 6-4 with both levels' choices.
+
+``--new-budget N`` gives the new level a cap of N evaluated positions on its 2-ply
+stage (``Settings.budget``; past it the 1-ply values decide): with ``--new expert``
+it measures what a smaller cap costs the expert, and how much time it saves. Each
+decision is timed in wall-clock and CPU seconds after both bots have warmed up.
 """
 
 from __future__ import annotations
@@ -117,33 +123,43 @@ def main() -> None:
     parser.add_argument("--old", default="expert")
     parser.add_argument("--new", default="expert-readmit")
     parser.add_argument("--gnubg-plies", type=int, default=2)
+    parser.add_argument("--new-budget", type=int, default=None, help="the new level's cap")
     args = parser.parse_args()
+    from dataclasses import replace
+
     from dicehall.bots.backgammon import Bot
     from dicehall.games.backgammon.fast import plays, to_array
     from dicehall.games.backgammon.notation import decode_position_id, format_play
 
     old, new = Bot(args.old), Bot(args.new)
+    new_name = args.new
+    if args.new_budget is not None:
+        new.settings = replace(new.settings, budget=args.new_budget)
+        new_name = f"{args.new} (budget {args.new_budget:,})"
     board = decode_position_id("ttsACgPbzg0AIA")
     arr = to_array(board)
     _, _, _, steps = plays(arr, 6, 4)
-    for bot in (old, new):
+    for name, bot in ((args.old, old), (new_name, new)):  # also warms both up
         i = bot.choose(arr, 6, 4)
         text = format_play(board, [tuple(s) for s in steps[i].tolist() if s[0] != s[1]])
-        print(f"ttsACgPbzg0AIA 6-4: {bot.level} plays {text}")
+        print(f"ttsACgPbzg0AIA 6-4: {name} plays {text}")
     if not shutil.which(GNUBG):
         print(f"skipped: {GNUBG} is not installed")
         return
     positions = sample_positions(args.positions, args.seed)
     gnubg = Gnubg(args.gnubg_plies)
-    times: dict[str, list[float]] = {args.old: [], args.new: []}
+    names = (args.old, new_name)
+    times: dict[str, list[float]] = {name: [] for name in names}
+    cpu: dict[str, list[float]] = {name: [] for name in names}
     gains: list[float] = []
     try:
         for board, d1, d2 in positions:
             picks = []
-            for bot in (old, new):
-                started = time.perf_counter()
+            for name, bot in zip(names, (old, new), strict=True):
+                started, cpu_started = time.perf_counter(), time.process_time()
                 picks.append(bot.choose(board, d1, d2))
-                times[bot.level].append(time.perf_counter() - started)
+                times[name].append(time.perf_counter() - started)
+                cpu[name].append(time.process_time() - cpu_started)
             if picks[0] != picks[1]:
                 _, _, boards, _ = plays(board, d1, d2)
                 gains.append(gnubg.win(boards[picks[1]]) - gnubg.win(boards[picks[0]]))
@@ -152,7 +168,7 @@ def main() -> None:
     n = len(positions)
     g = np.array(gains)
     print(f"{n} positions from 0-ply self-play (seed {args.seed}), bear-offs left out")
-    print(f"  {args.new} chooses differently from {args.old} in {len(g)} ({100 * len(g) / n:.1f}%)")
+    print(f"  {new_name} chooses differently from {args.old} in {len(g)} ({100 * len(g) / n:.1f}%)")
     if len(g):
         ci = 1.96 * float(g.std(ddof=1)) / math.sqrt(len(g)) if len(g) > 1 else float("nan")
         print(
@@ -163,7 +179,11 @@ def main() -> None:
         per = g.sum() / n
         print(f"  per decision: {100 * per:+.3f} points of win probability")
     for name, t in times.items():
-        print(f"  {name}: mean {1000 * np.mean(t):.1f} ms, slowest {max(t):.2f} s per decision")
+        c = cpu[name]
+        print(
+            f"  {name}: mean {1000 * np.mean(t):.1f} ms, slowest {max(t):.2f} s per decision"
+            f" (CPU: mean {1000 * np.mean(c):.1f} ms, slowest {max(c):.2f} s)"
+        )
 
 
 if __name__ == "__main__":

@@ -14,6 +14,11 @@ playing first seat in one and second in the other, which cancels much of the luc
 Prints A's share of wins with a 95% confidence interval, points per game with its
 95% interval, gammon rates and the decisions per second of each side.
 
+Decision times are wall-clock, per decision, after one untimed warm-up decision in
+each worker process (the first call of a process loads numba's compiled kernels and
+the bear-off databases: about a second on a quiet machine, several under load; a
+server pays it once at start-up, ``warm.py``).
+
 Every pair's dice and every bot's random choices are seeded by ``(seed, pair)``, so
 the result is the same for any ``--workers``. ``--out`` writes each game's points as
 JSON lines while the run goes, and ``--resume`` skips the pairs already in that file:
@@ -80,6 +85,12 @@ class Player:
 
     def reseed(self, seed: int, pair: int) -> None:
         """Make the player's own random choices (if any) depend on the pair only."""
+
+    def warm_up(self) -> None:
+        """One untimed decision, so the first timed one does not load code and tables."""
+        board = np.zeros((2, 26), dtype=np.int8)
+        board[:, 24], board[:, 13], board[:, 8], board[:, 6] = 2, 5, 3, 5
+        self.choose(board, 3, 1, True)
 
     def close(self) -> None:
         pass
@@ -218,6 +229,8 @@ def _init_worker(a: str, b: str, seed: int, weights: str | None) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _WORKER["players"] = (make_player(a, seed, weights), make_player(b, seed + 1, weights))
+    for player in _WORKER["players"]:
+        player.warm_up()  # every pair reseeds the players: this changes no game
     _WORKER["seed"] = seed
 
 

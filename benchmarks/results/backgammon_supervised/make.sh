@@ -66,3 +66,26 @@ for i in $(seq 0 31); do f=$(printf %04d "$i")
   ln -sf ../sup2/targets-$f.npz runs/exp3/; ln -sf ../sup2/positions-$f.npz runs/exp3/; done
 $SV --out runs/exp3 --chunks 32 --seed 8 --start $R/4_final.npz --hidden 256 --epochs 3 \
     --lr 0.00002 --batch 256 --export $R/5_ft2ply_candidate.npz
+
+# 6. (1 Dec 2026, evening, 2-core machine at load 5 to 10) gnubg 1-ply targets of 330,000
+#    positions from self-play of the shipped net (seed 9), 2 gnubg processes, 50 to 180
+#    positions/s; stopped after 330 chunks (--chunks 330 makes the same ones). The 330
+#    target files are committed in sup3_gnubg1ply/ (9 MB, each holds its boards): copy
+#    them to runs/sup3 and this command goes on from chunk 330.
+mkdir -p runs/sup3 && cp -n $R/sup3_gnubg1ply/targets-*.npz runs/sup3/
+$SV --out runs/sup3 --chunks 600 --seed 9 --start $R/4_final.npz --teacher-plies 1 \
+    --gnubg-procs 2 --data-only
+# 6a. fine-tunes of the shipped net on the 34 2-ply chunks then the first 130 1-ply
+#     chunks (the last held out), --fit-only: none is better on the 8,000-position
+#     2-ply set (logs: log_fit6a.jsonl lr 1e-4 3 epochs; log_fit6b.jsonl lr 3e-4 4
+#     epochs; log_fit6c.jsonl lr 3e-4 4 epochs widened to 384 hidden); none shipped
+for x in a b c; do mkdir -p runs/fit6$x; k=0
+  for i in $(seq 0 33); do ln -sf ../../$R/sup2_gnubg2ply/targets-$(printf %04d $i).npz \
+    runs/fit6$x/targets-$(printf %04d $k).npz; k=$((k+1)); done
+  for i in $(seq 0 129); do ln -sf ../sup3/targets-$(printf %04d $i).npz \
+    runs/fit6$x/targets-$(printf %04d $k).npz; k=$((k+1)); done
+done
+FIT="--chunks 164 --seed 10 --start $R/4_final.npz --batch 128 --fit-only"
+$SV --out runs/fit6a $FIT --hidden 256 --epochs 3 --lr 0.0001 --export runs/fit6a/w.npz
+$SV --out runs/fit6b $FIT --hidden 256 --epochs 4 --lr 0.0003 --export runs/fit6b/w.npz
+$SV --out runs/fit6c $FIT --hidden 384 --epochs 4 --lr 0.0003 --export runs/fit6c/w.npz

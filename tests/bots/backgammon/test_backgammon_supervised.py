@@ -157,3 +157,22 @@ def test_targets_on_ray_equal_targets_in_processes(tmp_path) -> None:  # type: i
             assert a["targets"].shape == (30, 5)
             assert np.array_equal(a["boards"], b["boards"])
             assert np.array_equal(a["targets"], b["targets"])
+
+
+def test_fit_only_fits_the_target_files_there_and_makes_no_data(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    boards, targets = synthetic(200, 7)
+    for i, plies in enumerate((2, 1)):  # chunks of two teachers, as make.sh links them
+        sl = slice(100 * i, 100 * (i + 1))
+        np.savez(
+            tmp_path / f"targets-{i:04d}.npz", boards=boards[sl], targets=targets[sl], plies=plies
+        )
+    hidden = str(Network.load().hidden)
+    args = ["--out", str(tmp_path), "--chunks", "2", "--per-chunk", "100", "--epochs", "1"]
+    args += ["--hidden", hidden, "--lr", "0.001", "--batch", "50", "--fit-only"]
+    sv.main([*args, "--export", str(tmp_path / "w.npz")])
+    assert not list(tmp_path.glob("positions-*.npz"))  # no self-play, no gnubg
+    net = Network.load(tmp_path / "w.npz")
+    assert net.meta["teacher"] == "gnubg 1/2-ply" and net.meta["positions"] == 200
+    assert not np.array_equal(net.w2, Network.load().w2)  # it did learn
+    with pytest.raises(SystemExit):
+        sv.main([*args, "--data-only"])

@@ -32,6 +32,8 @@ many positions instead, in three resumable stages:
    TD net exactly. The last chunk is held out; the log reports its mean squared
    error per output and its win-probability error, before and after. ``--resume``
    continues bit for bit (the order of every epoch comes from ``(seed, epoch)``).
+   ``--fit-only`` skips stages 1 and 2 and fits the target files already in ``OUT``
+   (for instance links to the chunks of several runs, each file holding its boards).
 
 A chunk is named by its index and seeded by ``(seed, index)``: a stopped run, rerun
 with the same arguments, skips every file already written and makes the same data.
@@ -440,14 +442,22 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--resume", action="store_true")
     parser.add_argument("--stop-after", type=int, default=None, help="epochs in this session")
     parser.add_argument("--data-only", action="store_true", help="positions and targets only")
+    parser.add_argument(
+        "--fit-only", action="store_true", help="fit the targets-NNNN.npz already in --out"
+    )
     parser.add_argument("--export", type=Path, default=None)
     args = parser.parse_args(argv)
     if args.chunks < 2 or args.per_chunk < 2 or args.epochs < 1 or args.batch < 1:
         parser.error("--chunks must be >= 2, --per-chunk >= 2, --epochs and --batch >= 1")
     if not 0.0 <= args.explore <= 1.0:
         parser.error("--explore is a share, between 0 and 1")
-    make_positions(args.out, args.chunks, args.per_chunk, args.seed, args.explore, args.start)
-    make_targets(args.out, args.chunks, args.teacher_plies, args.gnubg_procs, ray_address=args.ray)
+    if args.data_only and args.fit_only:
+        parser.error("--data-only and --fit-only exclude each other")
+    if not args.fit_only:
+        make_positions(args.out, args.chunks, args.per_chunk, args.seed, args.explore, args.start)
+        make_targets(
+            args.out, args.chunks, args.teacher_plies, args.gnubg_procs, ray_address=args.ray
+        )
     if args.data_only:
         return
     boards, targets = read_targets(args.out, args.chunks)
@@ -470,7 +480,14 @@ def main(argv: list[str] | None = None) -> None:
 
         meta = dict(Network.load(args.start).meta)  # the start net's TD games and so on
         meta |= {"hidden": args.hidden, "seed": args.seed, "epochs": args.epochs}
-        meta |= {"positions": int(boards.shape[0]), "teacher": f"gnubg {args.teacher_plies}-ply"}
+        teacher = f"gnubg {args.teacher_plies}-ply"
+        if args.fit_only:  # the plies each target file records
+            plies = set()
+            for i in range(args.chunks):
+                with np.load(args.out / f"targets-{i:04d}.npz") as f:
+                    plies.add(int(f["plies"]))
+            teacher = "gnubg " + "/".join(str(k) for k in sorted(plies)) + "-ply"
+        meta |= {"positions": int(boards.shape[0]), "teacher": teacher}
         export(args.export, weights, meta)
         print(f"exported {args.export}")
 
