@@ -9,7 +9,7 @@ beginner  the net at 0-ply with noise added to every play's equity
 easy      Tesauro's pubeval (the classic benchmark opponent)
 medium    the net at 0-ply
 hard      the net at 1-ply (best 6 plays re-searched)
-expert    the net at 2-ply, gnubg-style move filtering (about 0.05 s a move)
+expert    the net at 2-ply, gnubg-style move filtering (0.2-0.3 s of CPU a move)
 ========  ===============================================================
 
 >>> from dicehall import load_game
