@@ -1,7 +1,7 @@
 """White Die with 3 to 6 players: ``perfect`` in one seat against ``greedy`` in all the
 others, and how often the starting player wins (prints the figures).
 
-    python benchmarks/whitedie_arena.py [--players 3 4 6] [--games 2000] [--seed 20]
+    python benchmarks/whitedie_arena.py [--players 3 4 5 6] [--games 2000] [--seed 20]
                                         [--free-choices true|false]
                                         [--out benchmarks/results/whitedie_arena_free.jsonl]
 
@@ -84,7 +84,7 @@ def report(rows: list[dict[str, int]], players: int) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--players", type=int, nargs="+", default=[3, 4, 6])
+    ap.add_argument("--players", type=int, nargs="+", default=[3, 4, 5, 6])
     ap.add_argument("--games", type=int, default=2000)
     ap.add_argument("--seed", type=int, default=20)
     ap.add_argument("--free-choices", choices=("true", "false"), default="true")

@@ -1,6 +1,10 @@
 """White Die figures, computed exactly (and one measured): run
 
-    python benchmarks/whitedie_figures.py [--games 16000] [--seed 1]
+    python benchmarks/whitedie_figures.py [--games 16000] [--seed 1] [--free-choices true|false]
+
+``--free-choices`` is the game's option (default true, the default game: the player
+arranges Pips and decides the claim; its shipped table is the one used). The figures of
+``false`` are the game where the best square and the claim are taken for him.
 
 Prints
 * the exact expected score of each challenge under optimal play and without skill
@@ -71,12 +75,12 @@ def challenge_figures() -> None:
             print(f"{'Tic-tac-toe':<12} {frac(best):>38} {'(both sides play minimax)':>38}")
 
 
-def white_die_figures(win: np.ndarray) -> None:
+def white_die_figures(win: np.ndarray, free: bool) -> None:
     print("\n## The white die")
     print("per roll: each face 1/6. per turn: a player leading or tied loses the turn with")
     print("probability 1/6 and plays each challenge with 1/6; a trailing player rerolls a")
     print("white 1, so he plays each challenge with probability 1/5 and never loses the turn.")
-    model = TurnModel(CHART, load_tables())
+    model = TurnModel(CHART, load_tables(), free=free)
     u = utility_for(win, TARGET, 0, 0)
     print("\nwinning chance of the starting player (perfect play) after his first white die:")
     print(f"  white 1 (turn over, 0-0): {1 - win[0, 0]:.4f}")
@@ -84,7 +88,7 @@ def white_die_figures(win: np.ndarray) -> None:
 
     for white in (2, 3, 4, 5, 6):
         if white in (2, 5, 6):
-            dist = reroll_distribution(white, u, CHART)
+            dist = reroll_distribution(white, u, CHART, free)
         elif white == 4:
             dist = matching_distribution(u, u, model.tables.matching)
         else:
@@ -94,14 +98,14 @@ def white_die_figures(win: np.ndarray) -> None:
         print(f"  white {white}: {value:.4f}   (expected points {float(dist @ np.arange(13)):.3f})")
 
 
-def game_figures(win: np.ndarray) -> tuple[float, float]:
+def game_figures(win: np.ndarray, free: bool) -> tuple[float, float]:
     print("\n## Two-player games (exact)")
     perfect = perfect_policy(win, TARGET)
     greedy = greedy_policy(TARGET)
     t0 = time.time()
-    counts = expected_counts(perfect, perfect, TARGET, CHART)
+    counts = expected_counts(perfect, perfect, TARGET, CHART, free=free)
     turns = counts["turns"]
-    print(f"first player's winning chance, perfect against perfect: {win[0, 0]:.4f}")
+    print(f"first player's winning chance, perfect against perfect: {win[0, 0]:.6f}")
     print(
         f"expected length, perfect against perfect: {turns:.2f} turns, "
         f"{counts['rolls']:.2f} rolls of all five"
@@ -110,10 +114,10 @@ def game_figures(win: np.ndarray) -> tuple[float, float]:
         "expected per game: "
         + ", ".join(f"{k} {v:.2f}" for k, v in counts.items() if k not in ("rolls", "turns"))
     )
-    e_pg = evaluate(perfect, greedy, TARGET, CHART)
-    e_gp = evaluate(greedy, perfect, TARGET, CHART)
-    e_gg = evaluate(greedy, greedy, TARGET, CHART)
-    turns_g = expected_counts(greedy, greedy, TARGET, CHART)["turns"]
+    e_pg = evaluate(perfect, greedy, TARGET, CHART, free=free)
+    e_gp = evaluate(greedy, perfect, TARGET, CHART, free=free)
+    e_gg = evaluate(greedy, greedy, TARGET, CHART, free=free)
+    turns_g = expected_counts(greedy, greedy, TARGET, CHART, free=free)["turns"]
     print(f"greedy against greedy: first player wins {e_gg[0, 0]:.4f}; {turns_g:.2f} turns")
     starts = 0.5 * (e_pg[0, 0] + (1 - e_gp[0, 0]))
     print(
@@ -129,10 +133,10 @@ def game_figures(win: np.ndarray) -> tuple[float, float]:
     return starts, turns
 
 
-def simulate(games: int, seed: int, exact: float) -> None:
+def simulate(games: int, seed: int, exact: float, free: bool) -> None:
     print(f"\n## perfect against greedy, {games} games")
     print("(in pairs: the same dice twice, seats swapped; the interval is over the pairs)")
-    game = load_game("whitedie")
+    game = load_game("whitedie", free_choices=free)
     perfect, greedy = Bot("perfect", seed=seed), Bot("greedy", seed=seed + 1)
     wins = 0
     lengths: list[int] = []
@@ -183,13 +187,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=16000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--free-choices", choices=("true", "false"), default="true")
     args = parser.parse_args()
-    win = winprob_table(TARGET, CHART)
+    free = args.free_choices == "true"
+    print(f"two players, target {TARGET}, {CHART} chart, free_choices={args.free_choices}")
+    win = winprob_table(TARGET, CHART, free)
     challenge_figures()
-    white_die_figures(win)
-    exact, _ = game_figures(win)
+    white_die_figures(win, free)
+    exact, _ = game_figures(win, free)
     if args.games:
-        simulate(args.games, args.seed, exact)
+        simulate(args.games, args.seed, exact, free)
 
 
 if __name__ == "__main__":

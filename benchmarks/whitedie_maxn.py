@@ -23,6 +23,14 @@ default game's table ``maxn3_21.npz`` is made that way:
 his Pips square and decides the claim): ``--free --target 21 --checkpoint
 src/dicehall/bots/whitedie/maxn3_21_free.npz`` and, four players at a reduced target,
 ``--free --players 4 --target 6 --checkpoint src/dicehall/bots/whitedie/maxn4_6_free.npz``.
+
+``--check`` solves nothing: it prints, for every shipped table (or the tables given as
+``--check PATH ...``), the largest Bellman residual over every position it holds (the
+tests check every position of the small tables and a sample of the large ones; this is
+the check of every position of all of them, a few minutes per thousand positions):
+
+    nice -n 10 python benchmarks/whitedie_maxn.py --check \
+        | tee benchmarks/results/whitedie_maxn_check.log
 """
 
 from __future__ import annotations
@@ -32,9 +40,17 @@ import os
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # small matrices: one thread is fastest
 
 import argparse
+import time
 from pathlib import Path
 
-from dicehall.bots.whitedie.maxn import MAXN_TABLES, bellman_residual, save, solve_maxn
+from dicehall.bots.whitedie.maxn import (
+    MAXN_TABLES,
+    SHIPPED,
+    bellman_residual,
+    read_maxn,
+    save,
+    solve_maxn,
+)
 
 
 def main() -> None:
@@ -46,7 +62,11 @@ def main() -> None:
     ap.add_argument("--checkpoint", type=Path, default=None)
     ap.add_argument("--seconds", type=float, default=None)
     ap.add_argument("--free", action="store_true", help="the game with free choices (default)")
+    ap.add_argument("--check", type=Path, nargs="*", default=None, help="check shipped tables")
     args = ap.parse_args()
+    if args.check is not None:
+        check(args.check or [p for p in SHIPPED if p.exists()])
+        return
     sol = solve_maxn(
         args.players, args.target, args.chart, log=print, checkpoint=args.checkpoint,
         seconds=args.seconds, free=args.free,
@@ -72,6 +92,21 @@ def main() -> None:
     print(f"largest Bellman residual: {bellman_residual(sol):.1e}")
     if args.save:
         print(f"saved {save(sol, MAXN_TABLES)}")
+
+
+def check(paths: list[Path]) -> None:
+    """The largest Bellman residual over every solved position of each table."""
+    for path in paths:
+        start = time.time()
+        sol = read_maxn(path)
+        todo = [x for x in _positions(sol.players, sol.target) if sol.solved(x)]
+        residual = bellman_residual(sol, todo)
+        print(
+            f"{path.name}: {sol.players} players, target {sol.target}, {sol.chart}, "
+            f"free {sol.free}: {len(todo)} of {sol.positions} positions solved, largest "
+            f"Bellman residual over them {residual:.1e} ({time.time() - start:.0f} s)",
+            flush=True,
+        )
 
 
 def _positions(players: int, target: int) -> list[tuple[int, ...]]:

@@ -179,3 +179,29 @@ def test_expected_length_is_finite_and_sensible(short_game: dict[str, np.ndarray
     assert counts["turns"] == pytest.approx(challenges + counts["lost to white 1"])
     assert counts["rolls"] == pytest.approx(counts["turns"] + counts["white 1 rerolled"])
     assert counts["Poker"] == pytest.approx(counts["Sixes"])
+
+
+def test_exact_evaluation_of_the_game_with_free_choices(
+    short_game: dict[str, np.ndarray],
+) -> None:
+    # the perfect policy evaluated in the game with free choices is the solver's table
+    # of that game (the Pips arrangement chosen by each policy's own utility) ...
+    free = solve_two_player(TARGET, exact=False, free=True).win
+    forced = short_game["win"]
+    perfect = perfect_policy(free, TARGET)
+    np.testing.assert_allclose(
+        evaluate(perfect, perfect, TARGET, exact=False, free=True), free, atol=1e-9
+    )
+    # ... and the freedom is worth something to somebody in a game to 4
+    assert np.abs(free - forced).max() > 1e-6
+    # greedy wants the most points, so the best square is its free choice: same game
+    greedy = greedy_policy(TARGET)
+    np.testing.assert_allclose(
+        evaluate(greedy, greedy, TARGET, exact=False, free=True),
+        evaluate(greedy, greedy, TARGET, exact=False),
+        atol=1e-12,
+    )
+    counts = expected_counts(perfect, perfect, TARGET, exact=False, free=True)
+    assert counts["rolls"] == pytest.approx(
+        expected_turns(perfect, perfect, TARGET, exact=False, free=True)
+    )

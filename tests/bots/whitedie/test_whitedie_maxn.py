@@ -49,7 +49,7 @@ def test_every_entry_of_the_two_player_table_solves_its_equations(free: bool) ->
                 win, 21, a, b, model.distribution(u_ab, u_ab), model.distribution(u_ba, u_ba)
             )
             worst = max(worst, abs(x - win[a, b]), abs(y - win[b, a]))
-    assert worst < 1e-9
+    assert worst < 1e-12  # solved until nothing moves by 1e-13 (measured: 2.2e-16)
 
 
 @pytest.mark.slow

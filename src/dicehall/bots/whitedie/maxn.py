@@ -401,6 +401,11 @@ def _read(path: Path) -> MaxnSolution:
         )  # fmt: skip
 
 
+def read_maxn(path: Path) -> MaxnSolution:
+    """The max^n table written to ``path`` by ``save`` (a shipped table or a checkpoint)."""
+    return _read(path)
+
+
 @cache
 def load_maxn(
     players: int = 3, target: int = 21, chart: str = "standard", free: bool = False

@@ -430,6 +430,7 @@ def evaluate(
     tables: Tables | None = None,
     *,
     exact: bool = True,
+    free: bool = False,
 ) -> FloatArray:
     """Exact chance that the player on roll wins, ``value[a, b]`` with ``a`` points
     against ``b``, when he plays ``first`` and his opponent plays ``second`` (each also
@@ -437,11 +438,13 @@ def evaluate(
 
     Linear equations per score pair, solved from the highest total down: exact up
     to floating point, no sampling. Tic-tac-toe as in ``TurnModel`` (``exact``: by
-    the order of the worth where both sides play the same objective).
+    the order of the worth where both sides play the same objective; where they play
+    different ones, by the score minimax). ``free``: the game with free choices (each
+    policy arranges Pips by its own utility).
     """
     from dicehall.bots.whitedie.tables import load_tables
 
-    model = TurnModel(chart, tables or load_tables(), exact=exact)
+    model = TurnModel(chart, tables or load_tables(), exact=exact, free=free)
     # e1[a, b]: first on roll (a) against second (b); e2[b, a]: second on roll
     e1 = np.zeros((target, target))
     e2 = np.zeros((target, target))
@@ -513,13 +516,15 @@ def expected_counts(
     tables: Tables | None = None,
     *,
     exact: bool = True,
+    free: bool = False,
 ) -> dict[str, float]:
     """Exact expected numbers, over a two-player game from 0-0 with the first policy
     starting, of rolls of all five, turns, turns lost to a white 1, white 1s rolled
-    again by a trailing player, and challenges of each kind."""
+    again by a trailing player, and challenges of each kind (``free`` as in
+    ``evaluate``)."""
     from dicehall.bots.whitedie.tables import load_tables
 
-    model = TurnModel(chart, tables or load_tables(), exact=exact)
+    model = TurnModel(chart, tables or load_tables(), exact=exact, free=free)
     k = len(COUNTS)
     t1 = np.zeros((target, target, k))  # first on roll at [a, b]
     t2 = np.zeros((target, target, k))  # second on roll at [b, a]
@@ -571,10 +576,11 @@ def expected_turns(
     tables: Tables | None = None,
     *,
     exact: bool = True,
+    free: bool = False,
 ) -> float:
     """Exact expected number of rolls of all five (white 1s rolled again by a trailing
     player included) in a game from 0-0, the first policy starting."""
-    return expected_counts(first, second, target, chart, tables, exact=exact)["rolls"]
+    return expected_counts(first, second, target, chart, tables, exact=exact, free=free)["rolls"]
 
 
 assert len(rolls(2)) == 21
