@@ -68,6 +68,13 @@ def test_a_decision_is_the_same_in_a_process_and_in_a_thread() -> None:
     assert [by_seed[job.seed] for job in jobs] == expected
 
 
+def _start_a_slow_search(pool: BotRunner, state: Any, results: Results) -> None:
+    """Give game "slow" a search that would run for hours (only ending its process stops
+    it), and wait until a bot process runs it."""
+    pool.submit(BotJob("slow", "backgammon", "mcts:100000000", 1, state), 0.0, results)
+    _wait_until(lambda: any(w.entry is not None for w in pool._workers))
+
+
 def test_the_random_player_never_waits_for_a_thinking_bot() -> None:
     """The random player's decisions are made in the server's threads: with the only bot
     process busy for hours, a random decision is still made (and is one of the legal ones)."""
@@ -75,8 +82,7 @@ def test_the_random_player_never_waits_for_a_thinking_bot() -> None:
     pool = BotRunner(processes=1)
     results = Results()
     try:
-        pool.submit(BotJob("slow", "backgammon", "mcts:100000000", 1, state), 0.0, results)
-        _wait_until(lambda: any(w.entry is not None for w in pool._workers))
+        _start_a_slow_search(pool, state, results)
         pool.submit(BotJob("quick", "backgammon", "random", 7, state), 0.0, results)
         results.wait(1)
         [(job, text, error)] = results.items
@@ -92,9 +98,7 @@ def test_a_running_decision_is_stopped_when_its_game_is_cancelled() -> None:
     pool = BotRunner(processes=1)
     results = Results()
     try:
-        # a search that would run for hours: only ending its process stops it
-        pool.submit(BotJob("slow", "backgammon", "mcts:100000000", 1, state), 0.0, results)
-        _wait_until(lambda: any(w.entry is not None for w in pool._workers))
+        _start_a_slow_search(pool, state, results)
         assert pool.cancel("slow") == 1
         _wait_until(lambda: pool.counts["cancelled"] == 1)
         # the pool goes on with a fresh process; the cancelled decision is never played
