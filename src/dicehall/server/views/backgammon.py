@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from dicehall.core.game import State
 from dicehall.games.backgammon.board import Step
 from dicehall.games.backgammon.notation import format_play
@@ -29,11 +31,8 @@ from dicehall.games.backgammon.rules import (
     RESIGN_LEVELS,
     TAKE_DECISION,
     BackgammonState,
-    Board,
     Play,
     move_step,
-    pip_count,
-    single_steps,
 )
 from dicehall.server.views import FunctionsView
 
@@ -127,74 +126,22 @@ def legal_view(state: State) -> dict[str, Any]:
     return legal_texts_and_view(state)[1]
 
 
-#: play texts by (steps, which steps hit): the text depends on nothing else, and the same
-#: plays come back in position after position (``_play_text``); cleared when it grows large
-_TEXTS: dict[tuple[tuple[Step, ...], int], str] = {}
+#: play texts by their ``clickgraph.text_keys`` (the steps, and which of them hit): the text
+#: depends on nothing else, and the same plays come back in position after position; cleared
+#: when it grows large
+_TEXTS: dict[bytes, str] = {}
 _TEXTS_MAX = 200_000
 
-#: the key, in a state's ``_cache``, of the steps of each legal play by its canonical text (put
-#: there by ``legal_texts_and_view``, read by ``move_view``)
-_STEPS_KEY = "web_view_steps"
-
-
-def _play_text(board: Board, steps: tuple[Step, ...]) -> str:
-    """``format_play(board, steps)``, from ``_TEXTS`` when the same steps hit the same way
-    (a step hits where the opponent has a single checker that no earlier step hit)."""
-    theirs = board[1]
-    mask = hit_points = 0
-    for k, (_src, dst) in enumerate(steps):
-        if dst != OFF and theirs[25 - dst] == 1 and not hit_points >> dst & 1:
-            mask |= 1 << k
-            hit_points |= 1 << dst
-    if len(steps) <= 2:
-        return _short_play_text(steps, mask)
-    key = (steps, mask)
-    text = _TEXTS.get(key)
-    if text is None:
-        text = format_play(board, steps)
-        if len(_TEXTS) >= _TEXTS_MAX:
-            _TEXTS.clear()
-        _TEXTS[key] = text
-    return text
-
-
-def _point(point: int) -> str:
-    return "bar" if point == BAR else "off" if point == OFF else str(point)
-
-
-def _short_play_text(steps: tuple[Step, ...], mask: int) -> str:
-    """``format_play`` of a play of at most two steps (every roll but doubles), bit ``k`` of
-    ``mask`` set where step ``k`` hits: one checker's two steps are one path (``13/7*/5``),
-    two checkers' two paths are written highest first, one route taken twice is counted.
-
-    >>> _short_play_text(((13, 7), (7, 5)), 0b01), _short_play_text(((8, 5), (6, 5)), 0b01)
-    ('13/7*/5', '8/5* 6/5')
-    >>> _short_play_text(((6, 5), (6, 5)), 0b01), _short_play_text(((25, 22), (6, 0)), 0)
-    ('6/5*(2)', 'bar/22 6/off')
-    """
-    if not steps:
-        return "pass"
-    a, b = steps[0]
-    first = _point(a) + "/" + _point(b) + ("*" if mask & 1 else "")
-    if len(steps) == 1:
-        return first
-    c, d = steps[1]
-    end = _point(d) + ("*" if mask & 2 else "")
-    if b != OFF and c == b:  # one checker: a/b/d, b shown only where it hit
-        return _point(a) + ("/" + _point(b) + "*" if mask & 1 else "") + "/" + end
-    if d != OFF and a == d:  # one checker, the second step first: c/d/b
-        return _point(c) + ("/" + end if mask & 2 else "") + "/" + _point(b) + "*" * (mask & 1)
-    second = _point(c) + "/" + end
-    if (a, b) == (c, d):
-        return (first if mask & 1 else second) + "(2)"
-    return f"{first} {second}" if (a, b) > (c, d) else f"{second} {first}"
+#: the key, in a state's ``_cache``, of each legal play's place in the listing by its canonical
+#: text (put there by ``legal_texts_and_view``, read by ``move_view``)
+_INDEX_KEY = "web_view_index"
 
 
 def legal_texts_and_view(state: State) -> tuple[list[str], dict[str, Any]]:
-    """``(state.legal_texts(), legal_view(state))`` computed together: every play's text is
-    formatted once (the server sends both to the player to move after every action, and the
-    formatting was a fifth of its work), from a cache of play texts (``_play_text``); the
-    graph walk keeps boards as tuples and copies the opponent's side only on a hit."""
+    """``(state.legal_texts(), legal_view(state))`` computed together from the kernel's plays
+    (``fast.LegalPlays.rows``): the click graph is walked by a compiled kernel
+    (``clickgraph.click_graph``), and each play's text is taken from a cache keyed by its steps
+    and hits (``clickgraph.text_keys``), formatted by ``format_play`` only the first time."""
     s = _bg(state)
     if not s.is_checker_play():
         # a cube or resignation question: the buttons to show are the legal answers
@@ -204,87 +151,56 @@ def legal_texts_and_view(state: State) -> tuple[list[str], dict[str, Any]]:
     d1, d2 = s.dice
     dice = (d1,) * 4 if d1 == d2 else (max(d1, d2), min(d1, d2))
     board0 = s.board
-    texts: dict[Board, str] = {}
-    steps_of: dict[str, tuple[Step, ...]] = {}
-    for play, board in s.play_results():
-        texts[board] = text = _play_text(board0, play.steps)
-        steps_of[text] = play.steps
-    # move_view of the play chosen reads its steps here instead of parsing its text again
-    s._cache[_STEPS_KEY] = steps_of
-    # legal_actions() is the plays in play_results() order, then the resignation offers
+    legal = s._legal
+    rows = legal.rows()
+    click_graph, text_keys = _kernels()
+    start = np.frombuffer(bytes(board0[0] + board0[1]), dtype=np.int8).reshape(2, 26)
+    keys = text_keys(start, rows)
+    raw, width = keys.tobytes(), keys.shape[1]
+    texts: list[str] = []
+    cache = _TEXTS
+    for i in range(len(rows)):
+        key = raw[i * width : (i + 1) * width]
+        text = cache.get(key)
+        if text is None:
+            text = format_play(board0, legal.steps(i))
+            if len(cache) >= _TEXTS_MAX:
+                cache.clear()
+            cache[key] = text
+        texts.append(text)
+    # move_view of the play chosen finds its steps by its place instead of parsing its text
+    s._cache[_INDEX_KEY] = dict(zip(texts, range(len(texts)), strict=True))
+    # legal_actions() is the plays in the kernel's order, then the resignation offers
     resign = [str(a) for a in s.legal_actions()[len(texts) :]]
-    nodes: list[dict[str, Any]] = []
-    # the walk keeps each side as bytes (26 counts): copied, compared and hashed (the hash
-    # is kept) in C, where tuples of ints were hashed again at every look-up
-    finals = {(bytes(board[0]), bytes(board[1])): (board, text) for board, text in texts.items()}
-    memo: dict[tuple[bytes, bytes, tuple[int, ...]], int | None] = {}
-    # the dice left after playing each distinct die of ``rest`` (highest die first)
-    after: dict[tuple[int, ...], list[tuple[int, tuple[int, ...]]]] = {}
-
-    def visit(
-        mine: bytes, theirs: bytes, rest: tuple[int, ...], pip0: int, pip1: int
-    ) -> int | None:
-        key = (mine, theirs, rest)
-        if key in memo:
-            return memo[key]
-        memo[key] = None  # no cycles are possible (pips only go down), but be safe
-        final = finals.get((mine, theirs))
-        if final is not None:
-            index = len(nodes)
-            nodes.append(
-                {
-                    "edges": [],
-                    "text": final[1],
-                    "dice": list(rest),
-                    "sides": final[0],
-                    "pips": [pip0, pip1],
-                }
-            )
-            memo[key] = index
-            return index
-        edges: list[list[Any]] = []
-        choices = after.get(rest)
-        if choices is None:
-            choices = after[rest] = [
-                (die, rest[: rest.index(die)] + rest[rest.index(die) + 1 :])
-                for die in sorted(set(rest), reverse=True)
-            ]
-        for die, left in choices:
-            for src, dst in single_steps(mine, theirs, die):
-                m = bytearray(mine)
-                m[src] -= 1
-                m[dst] += 1
-                # a step moves the checker src - dst pips (off is 0, the bar 25); a hit
-                # checker goes from the opponent's point 25 - dst to his bar, 25
-                if dst != OFF and theirs[25 - dst] == 1:
-                    t = bytearray(theirs)
-                    t[25 - dst] = 0
-                    t[BAR] += 1
-                    child = visit(bytes(m), bytes(t), left, pip0 - (src - dst), pip1 + dst)
-                    hit = True
-                else:
-                    child = visit(bytes(m), theirs, left, pip0 - (src - dst), pip1)
-                    hit = False
-                if child is not None:
-                    # numbered as in the answer: the root (appended last) comes first
-                    edges.append([src, dst, die, hit, child + 1])
-        if not edges:
-            return None
-        index = len(nodes)
-        sides: Board = (tuple(mine), tuple(theirs))
-        nodes.append(
-            {"edges": edges, "text": None, "dice": list(rest), "sides": sides, "pips": [pip0, pip1]}
+    # the finals are the kernel's rows of the plays, so final ``f`` is the ``f``-th text
+    boards, pips, rests, finals, edges = click_graph(start, np.array(dice, dtype=np.int64), rows)
+    left = [[d for i, d in enumerate(dice) if mask >> i & 1] for mask in range(1 << len(dice))]
+    nodes: list[dict[str, Any]] = [
+        {
+            "edges": [],
+            "text": texts[f] if f >= 0 else None,
+            "dice": left[mask][:],
+            "sides": [row[:26], row[26:]],
+            "pips": pip,
+        }
+        for row, pip, mask, f in zip(
+            boards.tolist(), pips.tolist(), rests.tolist(), finals.tolist(), strict=True
         )
-        memo[key] = index
-        return index
+    ]
+    for node, src, dst, die, hit, child in edges.tolist():
+        # numbered as in the answer: the root (finished last) comes first
+        nodes[node]["edges"].append([src, dst, die, hit == 1, child + 1])
+    # every node is finished after its children, so the root is the last one
+    assert nodes, "a decision has a legal play"
+    out = [nodes[-1], *nodes[:-1]]
+    return [*texts, *resign], {"seat": s.turn, "nodes": out, "choices": resign}
 
-    root = visit(
-        bytes(board0[0]), bytes(board0[1]), dice, pip_count(board0[0]), pip_count(board0[1])
-    )
-    # every node is appended after its children, so the root is the last one appended
-    assert root is not None and root == len(nodes) - 1, "a decision has a legal play"
-    out = [nodes[root], *nodes[:root]]
-    return [*texts.values(), *resign], {"seat": s.turn, "nodes": out, "choices": resign}
+
+def _kernels() -> Any:
+    """The compiled walk and text keys (imported on first use: numba loads its kernels then)."""
+    from dicehall.games.backgammon.clickgraph import click_graph, text_keys
+
+    return click_graph, text_keys
 
 
 def move_view(before: State, text: str, after: State) -> dict[str, Any] | None:
@@ -296,8 +212,9 @@ def move_view(before: State, text: str, after: State) -> dict[str, Any] | None:
         if b.opening:  # who starts (None: a tie, both roll again): the browser needs no rule
             out["starts"] = None if _bg(after).opening else _bg(after).turn
         return out
-    known: dict[str, tuple[Step, ...]] | None = b._cache.get(_STEPS_KEY)
-    played = known.get(text) if known is not None else None
+    known: dict[str, int] | None = b._cache.get(_INDEX_KEY)
+    index = known.get(text) if known is not None else None
+    played: tuple[Step, ...] | None = b._legal.steps(index) if index is not None else None
     if played is None:
         action = b.parse_action(text)
         if not isinstance(action, Play):
