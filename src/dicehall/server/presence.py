@@ -40,7 +40,12 @@ from dicehall.server.storage import Store
 GRACE = 60.0  #: seconds a player may be gone before the others may claim or abort
 HEARTBEAT = 5.0  #: seconds between a process's "still connected" writes
 STALE = 3 * HEARTBEAT  #: a seat not written for this long is gone (its process stopped)
-CACHE = 2.0  #: seconds a process trusts what it read of the other processes' seats
+#: seconds a process trusts what it read of the other processes' seats: joins and leaves are
+#: notified (``refresh``), and a seat connected elsewhere is read again once its last
+#: heartbeat read is ``STALE`` old (its process may have died); with 2 s the read was a tenth
+#: of each worker's time under the two-process load benchmark (the opponent of most seats is
+#: connected to the other process)
+CACHE = 10.0
 #: the ``seq`` of a store notification that says "a seat of this game came or went"
 PRESENCE_SEQ = -3
 
@@ -172,7 +177,12 @@ class Presence:
         with self._lock:
             cached = self._rows.get(game_id)
         if cached is not None and stamp - cached[0] < CACHE:
-            return cached[1]
+            now = self.now()
+            if all(
+                (left is not None and left >= seen) or now - seen <= STALE
+                for seen, left in cached[1].values()
+            ):
+                return cached[1]
         t = self.table.c
         with self.store.engine.connect() as conn:
             rows = {

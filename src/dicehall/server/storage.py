@@ -584,48 +584,61 @@ class Store:
         where building SQLAlchemy expressions cost more than the database. Returns the
         conflict (nothing written) if an action number is taken."""
         n = len(r.actions)
-        sql = self._sql.get(("append", n))
-        if sql is None:
-            rows = ", ".join([self._row5] * n)
-            sql = self._sql[("append", n)] = (
-                f'INSERT INTO "{self.prefix}actions" (game_id, seq, actor, "text", created) '
-                f"VALUES {rows}"
-            )
         params: list[Any] = []
         for i, (actor, text) in enumerate(r.actions):
             params += (r.game_id, r.first_seq + i, actor, text, r.now)
+        values: list[Any] = [r.now]
+        if r.status is not None:
+            values.append(r.status)
+        if r.result is not None:
+            values.append(json.dumps(r.result))
+        values.append(r.game_id)
+        shape = ("append", n, r.status is not None, r.result is not None)
+        sql = self._sql.get(shape)
+        if sql is None:
+            rows = ", ".join([self._row5] * n)
+            insert = (
+                f'INSERT INTO "{self.prefix}actions" (game_id, seq, actor, "text", created) '
+                f"VALUES {rows}"
+            )
+            sets = ["updated = {0}"]
+            if r.status is not None:
+                sets.append("status = {0}")
+            if r.result is not None:
+                sets.append("result = {0}")
+            update = (f'UPDATE "{self.prefix}games" SET {", ".join(sets)} WHERE id = {{0}}').format(
+                self._mark
+            )
+            if self.is_sqlite:
+                sql = (insert, update)
+            else:
+                # PostgreSQL: the insert, the update and the notification in one statement
+                # (one round trip instead of three; a statement's data-modifying WITH parts
+                # always run, and a taken number fails the whole of it)
+                sql = (
+                    f"WITH ins AS ({insert} RETURNING 1), upd AS ({update} RETURNING 1) "
+                    "SELECT pg_notify(%s, %s)",
+                )
+            self._sql[shape] = sql
         cur = conn.connection.cursor()
         try:
-            try:
-                cur.execute(sql, params)
-            except conn.dialect.dbapi.IntegrityError:
-                return r.conflict()
-            shape = ("game", r.status is not None, r.result is not None)
-            update = self._sql.get(shape)
-            if update is None:
-                sets = ["updated = {0}"]
-                if r.status is not None:
-                    sets.append("status = {0}")
-                if r.result is not None:
-                    sets.append("result = {0}")
-                update = self._sql[shape] = (
-                    f'UPDATE "{self.prefix}games" SET {", ".join(sets)} WHERE id = {{0}}'
-                ).format(self._mark)
-            values: list[Any] = [r.now]
-            if r.status is not None:
-                values.append(r.status)
-            if r.result is not None:
-                values.append(json.dumps(r.result))
-            values.append(r.game_id)
-            cur.execute(update, values)
-            if not self.is_sqlite:
+            if self.is_sqlite:
+                try:
+                    cur.execute(sql[0], params)
+                except conn.dialect.dbapi.IntegrityError:
+                    return r.conflict()
+                cur.execute(sql[1], values)
+            else:
                 payload = f"{self.origin} {r.game_id} {r.first_seq + n - 1}"
                 # the actions themselves, so the other processes apply them without reading
                 # the log back (a NOTIFY payload holds 8000 bytes: longer ones are read)
                 body = json.dumps([r.first_seq, r.status, r.actions], separators=(",", ":"))
                 if len(payload) + len(body) < 7900:
                     payload += " " + body
-                cur.execute("SELECT pg_notify(%s, %s)", (self.channel, payload))
+                try:
+                    cur.execute(sql[0], [*params, *values, self.channel, payload])
+                except conn.dialect.dbapi.IntegrityError:
+                    return r.conflict()
         finally:
             cur.close()
         return None
