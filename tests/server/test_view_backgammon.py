@@ -183,3 +183,18 @@ def test_move_view_of_a_listed_play_is_that_of_its_parsed_text() -> None:
         parsed = move_view(state, " " + text.upper() + " ", after)  # not a listed text
         assert listed == parsed
         assert listed is not None and listed["seat"] == state.turn
+
+
+def test_move_view_of_a_play_applied_from_its_text_is_that_of_its_parse() -> None:
+    # a play heard from another process is parsed and applied, its texts never listed by the
+    # view here: move_view reads its steps from the row ``apply`` found, not a second parse
+    from dicehall.games.backgammon.board import move_step
+
+    rng = random.Random(7)
+    for state in _positions(13, 150):
+        text = rng.choice(state.legal_texts())
+        after = state.apply_text(text)
+        got = move_view(state, text, after)
+        mine, theirs = list(state.board[0]), list(state.board[1])
+        steps = [[a, b, move_step(mine, theirs, a, b)] for a, b in state.parse_action(text).steps]
+        assert got == {"seat": state.turn, "steps": steps}

@@ -214,6 +214,13 @@ def move_view(before: State, text: str, after: State) -> dict[str, Any] | None:
         return out
     known: dict[str, int] | None = b._cache.get(_INDEX_KEY)
     index = known.get(text) if known is not None else None
+    if index is None:
+        # a play parsed and applied (another process's, heard): ``apply`` found it among the
+        # listed plays by its exact steps and left its row in ``after``
+        src = after.__dict__.get("_src")
+        legal = b._cache.get("legal")
+        if src is not None and legal is not None and src[0] is legal.rows():
+            index = src[1]
     played: tuple[Step, ...] | None = b._legal.steps(index) if index is not None else None
     if played is None:
         action = b.parse_action(text)
