@@ -205,7 +205,7 @@ class Store:
         #: writes, by shape (``_write_append``)
         self._mark = "?" if self.is_sqlite else "%s"
         self._row5 = "(" + ", ".join([self._mark] * 5) + ")"
-        self._sql: dict[Any, str] = {}
+        self._sql: dict[Any, tuple[str, ...]] = {}
         self.migrate()
 
     # -- schema ---------------------------------------------------------

@@ -38,19 +38,19 @@ from dicehall.games.backgammon.fast import single_steps
 _MAX_STEPS = 15
 _MAX_DICE = 4
 #: the dictionaries' key types (made outside the kernels: numba types them as constants)
-_KEY3 = nbt.UniTuple(nbt.int64, 3)
-_KEY4 = nbt.UniTuple(nbt.int64, 4)
+_KEY3 = nbt.UniTuple(nbt.int64, 3)  # type: ignore[no-untyped-call]
+_KEY4 = nbt.UniTuple(nbt.int64, 4)  # type: ignore[no-untyped-call]
 
 
 @njit(cache=True, nogil=True)
-def _words(mine: Any, theirs: Any, theirs0: Any) -> tuple[int, int, int]:
-    w0 = 0
-    w1 = 0
+def _words(mine: Any, theirs: Any, theirs0: Any) -> tuple[Any, Any, Any]:
+    w0: Any = 0
+    w1: Any = 0
     for p in range(1, 14):
         w0 |= np.int64(mine[p]) << (4 * (p - 1))
     for p in range(14, 26):
         w1 |= np.int64(mine[p]) << (4 * (p - 14))
-    hits = 0
+    hits: Any = 0
     for q in range(1, 25):
         if theirs0[q] == 1 and theirs[q] == 0:
             hits |= np.int64(1) << q
