@@ -330,14 +330,16 @@ class Hub:
         thread). The loop is woken only when nothing is waiting already: under load one
         wake-up (a ``call_soon_threadsafe``, a write to the loop's socket) takes many
         updates, where it was a twentieth of a worker's time at one per update."""
+        # the wake-up is scheduled under the lock: what this thread does next in the loop (the
+        # act's reply, when its future completes) must come after it, and so must every
+        # call another thread hands over meanwhile (scheduled after the lock was let go, an
+        # ``ok`` could overtake its update, and a client act again on the old position)
         with self._calls_lock:
             self._calls.append((fn, args))
-            wake = len(self._calls) == 1
-        if wake:
-            try:
-                loop.call_soon_threadsafe(self._run_calls)
-            except RuntimeError:  # the loop closed: nothing will run
-                with self._calls_lock:
+            if len(self._calls) == 1:
+                try:
+                    loop.call_soon_threadsafe(self._run_calls)
+                except RuntimeError:  # the loop closed: nothing will run
                     self._calls.clear()
 
     def _run_calls(self) -> None:
