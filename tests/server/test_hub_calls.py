@@ -1,0 +1,74 @@
+"""The hand-over of updates from committing threads to the event loop (``app.Hub._call``)."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from dicehall.server.app import Hub
+
+
+class _Loop:
+    """Records what ``call_soon_threadsafe`` was given, and runs it when told."""
+
+    def __init__(self) -> None:
+        self.ready: list[Any] = []
+        self.lock = threading.Lock()
+
+    def call_soon_threadsafe(self, fn: Any, *args: Any) -> None:
+        with self.lock:
+            self.ready.append((fn, args))
+
+    def run(self) -> None:
+        with self.lock:
+            ready, self.ready = self.ready, []
+        for fn, args in ready:
+            fn(*args)
+
+
+class _Service:
+    def __init__(self) -> None:
+        self.listeners: list[Any] = []
+
+
+def test_one_wake_up_takes_every_call_handed_over_meanwhile_in_order() -> None:
+    hub = Hub(_Service())  # type: ignore[arg-type]
+    loop = _Loop()
+    ran: list[int] = []
+    hub._call(loop, ran.append, 1)  # type: ignore[arg-type]
+    # the wake-up is scheduled before _call returns: whatever this thread schedules next
+    # (the act's answer) comes after it
+    assert len(loop.ready) == 1
+    hub._call(loop, ran.append, 2)  # type: ignore[arg-type]
+    hub._call(loop, ran.append, 3)  # type: ignore[arg-type]
+    assert len(loop.ready) == 1  # one wake-up for the three
+    loop.run()
+    assert ran == [1, 2, 3]
+    hub._call(loop, ran.append, 4)  # type: ignore[arg-type]
+    assert len(loop.ready) == 1  # nothing waiting: woken again
+    loop.run()
+    assert ran == [1, 2, 3, 4]
+
+
+def test_calls_from_many_threads_each_run_once_before_what_each_thread_scheduled_after() -> None:
+    hub = Hub(_Service())  # type: ignore[arg-type]
+    loop = _Loop()
+    ran: list[tuple[str, int, int]] = []
+
+    def worker(w: int) -> None:
+        for i in range(200):
+            hub._call(loop, ran.append, ("update", w, i))  # type: ignore[arg-type]
+            # what the thread's finished act schedules next: its answer
+            loop.call_soon_threadsafe(ran.append, ("ok", w, i))
+
+    threads = [threading.Thread(target=worker, args=(w,)) for w in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    while loop.ready:
+        loop.run()
+    for w in range(4):
+        for i in range(200):
+            assert ran.count(("update", w, i)) == 1
+            assert ran.index(("update", w, i)) < ran.index(("ok", w, i))
