@@ -89,3 +89,20 @@ FIT="--chunks 164 --seed 10 --start $R/4_final.npz --batch 128 --fit-only"
 $SV --out runs/fit6a $FIT --hidden 256 --epochs 3 --lr 0.0001 --export runs/fit6a/w.npz
 $SV --out runs/fit6b $FIT --hidden 256 --epochs 4 --lr 0.0003 --export runs/fit6b/w.npz
 $SV --out runs/fit6c $FIT --hidden 384 --epochs 4 --lr 0.0003 --export runs/fit6c/w.npz
+
+# 7. (2 Dec 2026, night, 2-core machine) refit with the 219 inputs (12 new contact inputs
+#    of gnubg's kind, features.py) on all committed targets: the 34 2-ply chunks, then the
+#    330 1-ply chunks (the last held out), from the shipped net (its new inputs start at
+#    zero weight), --fit-only. Logs: log_fit7{a,b,c,d}.jsonl (lr 1e-4 and 3e-4 for 4
+#    epochs, 5e-4 and 1e-3 for 8 epochs); about 85 s an epoch with two fits side by side.
+for x in a b c d; do mkdir -p runs/fit7$x; k=0
+  for i in $(seq 0 33); do ln -sf ../../$R/sup2_gnubg2ply/targets-$(printf %04d $i).npz \
+    runs/fit7$x/targets-$(printf %04d $k).npz; k=$((k+1)); done
+  for i in $(seq 0 329); do ln -sf ../../$R/sup3_gnubg1ply/targets-$(printf %04d $i).npz \
+    runs/fit7$x/targets-$(printf %04d $k).npz; k=$((k+1)); done
+done
+FIT="--chunks 364 --seed 11 --start $R/4_final.npz --batch 128 --fit-only --hidden 256"
+$SV --out runs/fit7a $FIT --epochs 4 --lr 0.0001 --export runs/fit7a/w.npz
+$SV --out runs/fit7b $FIT --epochs 4 --lr 0.0003 --export runs/fit7b/w.npz
+$SV --out runs/fit7c $FIT --epochs 8 --lr 0.0005 --export runs/fit7c/w.npz
+$SV --out runs/fit7d $FIT --epochs 8 --lr 0.001 --export runs/fit7d/w.npz
