@@ -99,8 +99,8 @@ def test_pip_loss_and_double_shots_of_one_blot() -> None:
     # the 17 rolls that hit my blot on my 20 (his 5, see above) each send it back 5
     # pips (from my 20 to my bar); his blot on his 11 (my 14) loses 14 when I hit it
     b = board_with({20: 1, 6: 14}, {11: 1, 1: 14})
-    assert hit_stats(b, 1) == (17 * 5, 0)
-    assert hit_stats(b, 0) == (17 * 14, 0)
+    assert hit_stats(b, 1) == (17, 17 * 5, 0)
+    assert hit_stats(b, 0) == (17, 17 * 14, 0)
     x = features(b)
     assert x[207] == 17 * 5 / (36 * 12) and x[208] == 17 * 14 / (36 * 12)
     assert x[209] == x[210] == 0.0
@@ -113,7 +113,7 @@ def test_pip_loss_and_double_shots_of_two_blots() -> None:
     # and 4-2 (2 each) and 2-2 (11-9-7-5) = 5.
     b = board_with({20: 1, 18: 1, 6: 13}, {11: 1, 1: 14})
     assert shots(b, 1) == 27
-    assert hit_stats(b, 1) == (15 * 7 + 12 * 5, 5)
+    assert hit_stats(b, 1) == (27, 15 * 7 + 12 * 5, 5)
     assert features(b)[209] == 5 / 36
 
 
@@ -181,5 +181,6 @@ def test_contact_inputs_are_symmetric_and_in_range(b: np.ndarray) -> None:
     assert (x[209:215] >= 0.0).all() and (x[209:215] <= 1.0).all()
     assert (x[215:217] >= 0.0).all() and (x[217:219] >= 0.0).all() and (x[217:219] <= 1.0).all()
     assert x[209] <= x[201] and x[210] <= x[202]  # two blots reached: a shot too
+    assert hit_stats(b, 1)[0] == shots(b, 1) and hit_stats(b, 0)[0] == shots(b, 0)
     if x[200] == 0.0:
         assert not x[207:].any()

@@ -117,17 +117,17 @@ def encode(board: Any, out: Any) -> None:
     contact = not is_race(board)
     out[200] = 1.0 if contact else 0.0
     if contact:
-        out[201] = shots(board, 1) / 36.0
-        out[202] = shots(board, 0) / 36.0
+        for victim in range(2):
+            hits, loss, double = hit_stats(board, 1 - victim)
+            out[201 + victim] = hits / 36.0  # = shots(board, 1 - victim) / 36
+            out[207 + victim] = loss / (36.0 * 12.0)
+            out[209 + victim] = double / 36.0
         out[205] = escapes(board, 0) / 36.0
         out[206] = escapes(board, 1) / 36.0
     out[203] = min(longest_prime(board, 0), 6) / 6.0
     out[204] = min(longest_prime(board, 1), 6) / 6.0
     if contact:
         for victim in range(2):
-            loss, double = hit_stats(board, 1 - victim)
-            out[207 + victim] = loss / (36.0 * 12.0)
-            out[209 + victim] = double / 36.0
             out[211 + victim] = dance(board, victim)
             out[213 + victim] = forward_anchor(board, victim)
             out[215 + victim] = break_contact(board, victim) / 100.0
@@ -267,67 +267,78 @@ def min_escapes(board: Any, side: int) -> int:
     """The fewest ``escapes_from`` of a checker of ``side`` on any of its points 15 to
     24: how well the other side contains checkers of ``side`` that come this way."""
     best = 36
-    for r in range(15, 25):
+    for r in range(24, 14, -1):
         best = min(best, escapes_from(board, side, r))
+        if best == 0:
+            break
     return best
 
 
 @njit(cache=True, nogil=True)
-def hit_stats(board: Any, att: int) -> tuple[int, int]:
-    """``(loss, double)`` of the 36 rolls of side ``att`` against the other side's
-    blots: ``loss`` sums, over the rolls, the most pips one hit with that roll sends
-    back (a blot on the victim's point q loses 25 - q, which is the landing point in
-    ``att``'s numbering); ``double`` counts the rolls that reach two or more
-    different blots. Paths as in ``shots`` (a checker may go on after a hit)."""
+def hit_stats(board: Any, att: int) -> tuple[int, int, int]:
+    """``(hits, loss, double)`` of the 36 rolls of side ``att`` against the other
+    side's blots: ``hits`` is ``shots(board, att)``; ``loss`` sums, over the rolls,
+    the most pips one hit with that roll sends back (a blot on the victim's point q
+    loses 25 - q, which is the landing point in ``att``'s numbering); ``double``
+    counts the rolls that reach two or more different blots. Paths as in ``shots``
+    (a checker may go on after a hit)."""
     victim = 1 - att
-    any_blot = False
-    for p in range(1, 25):
-        if board[victim, p] == 1:
-            any_blot = True
-            break
-    if not any_blot:
-        return 0, 0
+    # what a checker of att finds on its point t (``_lands``), read once; 3 below 1
+    lands = np.full(26, 3, dtype=np.int8)
+    low = 25  # the lowest landing point of a blot
+    for t in range(1, 25):
+        n = board[victim, 25 - t]
+        lands[t] = 2 if n >= 2 else n
+        if n == 1 and t < low:
+            low = t
+    if low == 25:
+        return 0, 0, 0
+    sources = np.empty(25, dtype=np.int64)  # att's occupied points above the lowest blot
+    m = 0
+    for s in range(25, low, -1):
+        if board[att, s] > 0:
+            sources[m] = s
+            m += 1
+    hits = 0
     loss = 0
     double = 0
     for d1 in range(1, 7):
         for d2 in range(d1, 7):
-            weight = 1 if d1 == d2 else 2
             best = 0
-            reached = 0
-            seen = np.zeros(25, dtype=np.bool_)
-            for s in range(25, 0, -1):
-                if board[att, s] == 0:
-                    continue
+            seen = 0  # the landing points of hits, one bit each
+            for j in range(m):
+                s = sources[j]
                 if d1 == d2:
                     t = s
                     for _ in range(4):
                         t -= d1
-                        k = _lands(board, att, t)
-                        if k == 1 and not seen[t]:
-                            seen[t] = True
-                            reached += 1
+                        if t < 1:
+                            break
+                        k = lands[t]
+                        if k == 1:
+                            seen |= 1 << t
                             best = max(best, t)
-                        if k >= 2:
+                        elif k >= 2:
                             break
                 else:
                     for first, second in ((d1, d2), (d2, d1)):
                         t = s - first
-                        k = _lands(board, att, t)
-                        if k >= 2:
+                        if t < 1 or lands[t] >= 2:
                             continue
-                        if k == 1 and not seen[t]:
-                            seen[t] = True
-                            reached += 1
+                        if lands[t] == 1:
+                            seen |= 1 << t
                             best = max(best, t)
                         t2 = t - second
-                        if _lands(board, att, t2) == 1 and not seen[t2]:
-                            seen[t2] = True
-                            reached += 1
+                        if t2 >= 1 and lands[t2] == 1:
+                            seen |= 1 << t2
                             best = max(best, t2)
-            loss += weight * best
-            if reached >= 2:
-                double += weight
-    return loss, double
+            if seen:
+                weight = 1 if d1 == d2 else 2
+                hits += weight
+                loss += weight * best
+                if seen & (seen - 1):  # more than one bit
+                    double += weight
+    return hits, loss, double
 
 
 @njit(cache=True, nogil=True)
