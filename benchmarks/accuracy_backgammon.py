@@ -12,8 +12,8 @@ and of the cubeless money equity. Prints one line per net.
         [--gnubg-procs 4] WEIGHTS_A WEIGHTS_B
 
 ``--choices N`` compares two nets' *moves* instead, judged by gnubg: N contact
-decisions (a board, a roll, more than one play) from seeded 0-ply self-play of the
-shipped net (a tenth of the plays random, so not only its own kind of positions);
+decisions (a board, a roll, more than one play) from seeded 0-ply self-play of net
+A (a tenth of the plays random, so not only its own kind of positions);
 each net picks its 0-ply play (single-game scoring, as ``0ply`` plays in
 ``strength_backgammon.py``); where they differ, gnubg (cubeless, ``--gnubg-plies``)
 values both resulting positions. Prints how many decisions differ and B's mean gain
@@ -49,14 +49,14 @@ def money(p: Any) -> Any:
     return 2.0 * p[:, 0] - 1.0 + p[:, 1] - p[:, 3] + p[:, 2] - p[:, 4]
 
 
-def decisions(count: int, seed: int) -> list[tuple[Any, int, int]]:
-    """Contact decisions with a choice from seeded self-play of the shipped net."""
+def decisions(count: int, seed: int, weights: str | None) -> list[tuple[Any, int, int]]:
+    """Contact decisions with a choice from seeded self-play of the net in ``weights``."""
     from dicehall.bots.backgammon.features import is_race
     from dicehall.bots.backgammon.network import Network
     from dicehall.bots.backgammon.search import choose_0ply
     from dicehall.games.backgammon.fast import outcome, plays, start_board, swap
 
-    params = Network.load().params()
+    params = Network.load(weights).params()
     rng = np.random.default_rng(seed)
     out: list[tuple[Any, int, int]] = []
     board = start_board()
@@ -85,7 +85,7 @@ def choices(args: argparse.Namespace) -> None:
         sys.exit("--choices compares two weight files: WEIGHTS_A WEIGHTS_B")
     nets = [Network.load(w).params() for w in args.weights]
     pairs = []
-    for board, d1, d2 in decisions(args.choices, args.seed):
+    for board, d1, d2 in decisions(args.choices, args.seed, args.weights[0]):
         ia, ib = (choose_0ply(board, d1, d2, *p, True) for p in nets)
         if ia != ib:
             _, _, boards, _ = plays(board, d1, d2)

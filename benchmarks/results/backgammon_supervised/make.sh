@@ -106,3 +106,16 @@ $SV --out runs/fit7a $FIT --epochs 4 --lr 0.0001 --export runs/fit7a/w.npz
 $SV --out runs/fit7b $FIT --epochs 4 --lr 0.0003 --export runs/fit7b/w.npz
 $SV --out runs/fit7c $FIT --epochs 8 --lr 0.0005 --export runs/fit7c/w.npz
 $SV --out runs/fit7d $FIT --epochs 8 --lr 0.001 --export runs/fit7d/w.npz
+# 7e. the shipped net (2 Dec 2026): 7d (committed as 7d_inputs219.npz) fitted on for
+#     6 more epochs at lr 5e-4 (a fresh Adam; log_fit7e.jsonl), committed as
+#     7e_inputs219.npz; weights.npz is it with its meta notes rewritten (same weights)
+mkdir -p runs/fit7e && cp -P runs/fit7d/targets-*.npz runs/fit7e/
+$SV --out runs/fit7e --chunks 364 --seed 12 --start runs/fit7d/w.npz --batch 128 \
+    --fit-only --hidden 256 --epochs 6 --lr 0.0005 --export runs/fit7e/w.npz
+# 7f. how they compare: the 8,000-position gnubg 2-ply set, and the two nets' 0-ply moves
+#     on 10,000 decisions from self-play of 4_final.npz judged by gnubg 2-ply
+python benchmarks/accuracy_backgammon.py benchmarks/results/backgammon_holdout_gnubg2ply.npz \
+    $R/4_final.npz runs/fit7a/w.npz runs/fit7b/w.npz runs/fit7c/w.npz runs/fit7d/w.npz \
+    runs/fit7e/w.npz
+python benchmarks/accuracy_backgammon.py --choices 10000 --gnubg-plies 2 --gnubg-procs 1 \
+    $R/4_final.npz $R/7e_inputs219.npz
