@@ -89,3 +89,33 @@ FIT="--chunks 164 --seed 10 --start $R/4_final.npz --batch 128 --fit-only"
 $SV --out runs/fit6a $FIT --hidden 256 --epochs 3 --lr 0.0001 --export runs/fit6a/w.npz
 $SV --out runs/fit6b $FIT --hidden 256 --epochs 4 --lr 0.0003 --export runs/fit6b/w.npz
 $SV --out runs/fit6c $FIT --hidden 384 --epochs 4 --lr 0.0003 --export runs/fit6c/w.npz
+
+# 7. (2 Dec 2026, night, 2-core machine) refit with the 219 inputs (12 new contact inputs
+#    of gnubg's kind, features.py) on all committed targets: the 34 2-ply chunks, then the
+#    330 1-ply chunks (the last held out), from the shipped net (its new inputs start at
+#    zero weight), --fit-only. Logs: log_fit7{a,b,c,d}.jsonl (lr 1e-4 and 3e-4 for 4
+#    epochs, 5e-4 and 1e-3 for 8 epochs); about 85 s an epoch with two fits side by side.
+for x in a b c d; do mkdir -p runs/fit7$x; k=0
+  for i in $(seq 0 33); do ln -sf ../../$R/sup2_gnubg2ply/targets-$(printf %04d $i).npz \
+    runs/fit7$x/targets-$(printf %04d $k).npz; k=$((k+1)); done
+  for i in $(seq 0 329); do ln -sf ../../$R/sup3_gnubg1ply/targets-$(printf %04d $i).npz \
+    runs/fit7$x/targets-$(printf %04d $k).npz; k=$((k+1)); done
+done
+FIT="--chunks 364 --seed 11 --start $R/4_final.npz --batch 128 --fit-only --hidden 256"
+$SV --out runs/fit7a $FIT --epochs 4 --lr 0.0001 --export runs/fit7a/w.npz
+$SV --out runs/fit7b $FIT --epochs 4 --lr 0.0003 --export runs/fit7b/w.npz
+$SV --out runs/fit7c $FIT --epochs 8 --lr 0.0005 --export runs/fit7c/w.npz
+$SV --out runs/fit7d $FIT --epochs 8 --lr 0.001 --export runs/fit7d/w.npz
+# 7e. the shipped net (2 Dec 2026): 7d (committed as 7d_inputs219.npz) fitted on for
+#     6 more epochs at lr 5e-4 (a fresh Adam; log_fit7e.jsonl), committed as
+#     7e_inputs219.npz; weights.npz is it with its meta notes rewritten (same weights)
+mkdir -p runs/fit7e && cp -P runs/fit7d/targets-*.npz runs/fit7e/
+$SV --out runs/fit7e --chunks 364 --seed 12 --start runs/fit7d/w.npz --batch 128 \
+    --fit-only --hidden 256 --epochs 6 --lr 0.0005 --export runs/fit7e/w.npz
+# 7f. how they compare: the 8,000-position gnubg 2-ply set, and the two nets' 0-ply moves
+#     on 10,000 decisions from self-play of 4_final.npz judged by gnubg 2-ply
+python benchmarks/accuracy_backgammon.py benchmarks/results/backgammon_holdout_gnubg2ply.npz \
+    $R/4_final.npz runs/fit7a/w.npz runs/fit7b/w.npz runs/fit7c/w.npz runs/fit7d/w.npz \
+    runs/fit7e/w.npz
+python benchmarks/accuracy_backgammon.py --choices 10000 --gnubg-plies 2 --gnubg-procs 1 \
+    $R/4_final.npz $R/7e_inputs219.npz

@@ -262,7 +262,9 @@ def test_bot_plays_a_whole_match_with_the_cube() -> None:
 
     state = _game(cube=True, scoring="standard", match_length=3).new_initial_state()
     bots = [Bot("medium", seed=1), Bot("medium", seed=2)]
-    rng = random.Random(7)
+    # the dice of this match (seed 9) bring doubles, takes and passes with the 219-input
+    # net; with seed 7 the 3-point match went by without a double (2 Dec 2026)
+    rng = random.Random(9)
     seen: set[str] = set()
     while not state.is_terminal():
         if state.is_chance_node():
@@ -277,7 +279,7 @@ def test_bot_plays_a_whole_match_with_the_cube() -> None:
                 seen.add(action.kind)
         state = state.apply(action)
     assert max(state.match_score) >= 3
-    assert {"roll", "double"} <= seen
+    assert {"roll", "double", "take", "pass"} <= seen
 
 
 class _Reckless:

@@ -41,7 +41,7 @@ from dicehall.bots.backgammon.td import _backprop
 from dicehall.games.backgammon.fast import outcome, plays, swap
 
 # numba caches a kernel by its own file only: edit this file when features.encode changes
-# (the inputs grew from 201 to 207 on 1 Dec 2026)
+# (the inputs grew from 201 to 207 on 1 Dec 2026, to 219 on 2 Dec 2026)
 
 CHECKPOINT = "race-checkpoint.npz"
 

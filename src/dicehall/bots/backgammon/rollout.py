@@ -42,7 +42,7 @@ from dicehall.bots.backgammon.search import ROLL_WEIGHTS, ROLLS, evaluate_after
 from dicehall.games.backgammon.fast import CHECKERS, outcome, plays, swap
 
 # numba caches a kernel by its own file only: edit this file when features.encode changes
-# (the inputs grew from 201 to 207 on 1 Dec 2026)
+# (the inputs grew from 201 to 207 on 1 Dec 2026, to 219 on 2 Dec 2026)
 
 if TYPE_CHECKING:
     from dicehall.bots.backgammon.network import Network

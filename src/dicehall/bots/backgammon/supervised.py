@@ -59,7 +59,7 @@ from dicehall.bots.backgammon.search import choose_0ply
 from dicehall.games.backgammon.fast import CHECKERS, outcome, plays, start_board, swap
 
 # numba caches a kernel by its own file only: edit this file when features.encode changes
-# (the inputs grew from 201 to 207 on 1 Dec 2026)
+# (the inputs grew from 201 to 207 on 1 Dec 2026, to 219 on 2 Dec 2026)
 GNUBG = "/usr/games/gnubg"
 CHECKPOINT = "sup-checkpoint.npz"
 
