@@ -168,12 +168,9 @@ def click_graph(board: Any, dice: Any, finals: Any) -> tuple[Any, Any, Any, Any,
                 memo[key] = -1
                 result = -1
             else:
-                if n_nodes == cap:
-                    cap *= 2
-                    out_boards = _grow2(out_boards, cap)
-                    out_pips = _grow2(out_pips, cap)
-                    out_rest = _grow1(out_rest, cap)
-                    out_final = _grow1(out_final, cap)
+                cap, out_boards, out_pips, out_rest, out_final = _room(
+                    n_nodes, cap, out_boards, out_pips, out_rest, out_final
+                )
                 out_boards[n_nodes, :26] = f_board[top, 0]
                 out_boards[n_nodes, 26:] = f_board[top, 1]
                 out_pips[n_nodes] = f_pips[top]
@@ -222,12 +219,9 @@ def click_graph(board: Any, dice: Any, finals: Any) -> tuple[Any, Any, Any, Any,
             continue
         fin = final_of.get((w0, w1, hits), -1)
         if fin >= 0:
-            if n_nodes == cap:
-                cap *= 2
-                out_boards = _grow2(out_boards, cap)
-                out_pips = _grow2(out_pips, cap)
-                out_rest = _grow1(out_rest, cap)
-                out_final = _grow1(out_final, cap)
+            cap, out_boards, out_pips, out_rest, out_final = _room(
+                n_nodes, cap, out_boards, out_pips, out_rest, out_final
+            )
             out_boards[n_nodes, :26] = child_board[0]
             out_boards[n_nodes, 26:] = child_board[1]
             out_pips[n_nodes, 0] = pip0
@@ -262,6 +256,17 @@ def click_graph(board: Any, dice: Any, finals: Any) -> tuple[Any, Any, Any, Any,
         out_final[:n_nodes],
         out_edges[:n_edges],
     )
+
+
+@njit(cache=True, nogil=True)
+def _room(
+    n: int, cap: int, boards: Any, pips: Any, rest: Any, final: Any
+) -> tuple[int, Any, Any, Any, Any]:
+    """The node arrays with room for node ``n`` (their capacity doubled when full)."""
+    if n < cap:
+        return cap, boards, pips, rest, final
+    cap *= 2
+    return cap, _grow2(boards, cap), _grow2(pips, cap), _grow1(rest, cap), _grow1(final, cap)
 
 
 @njit(cache=True, nogil=True)
