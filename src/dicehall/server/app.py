@@ -1112,6 +1112,9 @@ def create_app(
         live = service.get(game_id)
         seats = service.seats_for(live, tokens)
         with live.lock:
+            # what another process committed and this one has not heard yet (its
+            # notification may still be on the way) belongs in the snapshot
+            service.sync(live)
             if conn.game_id == game_id:
                 presence.left(game_id, conn.seats)  # a rejoin of the same room counts once
             else:
@@ -1121,6 +1124,9 @@ def create_app(
             snap.update(service.snapshot(live, seats))
             snap["chat"] = rooms.history(game_id, seats)
             hub.enter(conn, live, seats, dumps(snap))
+            # a change heard before the room had ``conn`` dropped the cached copy (nobody
+            # watched): put it back, or the room hears nothing more from other processes
+            service.adopt(live)
             rooms.joined(game_id, seats)
             if live.row.status == "playing":
                 with contextlib.suppress(ServiceError):

@@ -318,6 +318,42 @@ class GameService:
         with self._games_lock:
             return self._games.get(game_id)
 
+    def sync(self, live: LiveGame) -> list[LogEntry] | None:
+        """Read what other processes committed to ``live`` and apply it (told to the
+        listeners like any change); returns the new entries, or None when nothing changed.
+        Caller holds the lock.
+
+        A join calls this before it builds its snapshot: the other process's notification
+        may not have arrived yet (it travels on its own connection), and a snapshot built
+        from the copy cached here would then miss a committed move or seat; the later
+        notification goes to the room only if the copy is still cached (``adopt``)."""
+        entries = self._catch_up(live)
+        if entries is not None:
+            self._notify(live, entries)
+        return entries
+
+    def adopt(self, live: LiveGame) -> bool:
+        """Make ``live`` the cached copy of its game again if a notification dropped it
+        (``forget``: nobody watched the game here when the change was heard); True when it
+        was put back. Caller holds the lock.
+
+        A join holds its copy from ``get`` until its connection is in the room; a change
+        heard in between finds no room and drops the copy, and every later notification
+        then finds no cached game and is ignored: the room would hear nothing more from
+        other processes. Put back, the copy is synced again (``sync``), since the change
+        that dropped it may not be in the snapshot. When another copy was loaded meanwhile
+        (another request touched the game), that one stays; ours is synced so the room gets
+        what the snapshot lacked, and later changes reach the room from the cached one."""
+        with self._games_lock:
+            current = self._games.get(live.id)
+            put_back = current is None
+            if put_back:
+                self._games[live.id] = current = live
+        if current is live and not put_back:
+            return False  # still the cached copy: every change heard reached it
+        self.sync(live)
+        return put_back
+
     def _fold(self, row: GameRow, actions: list[ActionRow]) -> LiveGame:
         game = load_recorded_game(row.game, row.options)  # older rows: the rules they had
         state = game.new_initial_state()
