@@ -809,19 +809,20 @@ class GameService:
         again (the parse, and the formatting of the parsed play, were a tenth of an
         action's cost). None if the texts were not built here or ``text`` is not one of
         them exactly once (then the text is parsed, with its full error messages)."""
-        by_text = live.cache.get("by_text")
+        by_text: dict[str, int] | None = live.cache.get("by_text")
         if by_text is None:
             legal = live.cache.get("legal")
-            if legal is None:
+            if legal is None or len(live.state.legal_actions()) != len(legal):
                 return None
-            actions = live.state.legal_actions()
-            if len(actions) != len(legal):
-                return None
+            # the places only: the actions themselves are made one at a time when asked
+            # (backgammon's listing builds each play's object on first access, and making
+            # all of them to pick one was 6% of a worker's time at 500 games)
             by_text = {}
-            for t, a in zip(legal, actions, strict=True):
-                by_text[t] = a if t not in by_text else None  # a repeated text: parse it
+            for i, t in enumerate(legal):
+                by_text[t] = i if t not in by_text else -1  # a repeated text: parse it
             live.cache["by_text"] = by_text
-        return by_text.get(text)
+        index = by_text.get(text, -1)
+        return live.state.legal_actions()[index] if index >= 0 else None
 
     def _quote(self, message: str, text: str) -> str:
         """A rules error about ``text``, quoting at most ``max_echo`` characters of it."""
