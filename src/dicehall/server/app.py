@@ -431,7 +431,7 @@ def warm_up() -> None:
     """Load every game's rules, view and compiled kernels once, as the first game of each
     would (so that start-up, not a player, waits for them)."""
     from dicehall.server.service import get_view
-    from dicehall.server.views import legal_texts_and_view
+    from dicehall.server.views import legal_texts_and_json
 
     for name in registered_games():
         try:
@@ -442,7 +442,7 @@ def warm_up() -> None:
                     break
                 if not state.is_chance_node():
                     view.state_view(state)
-                    legal_texts_and_view(view, state)
+                    legal_texts_and_json(view, state)
                 state = state.apply(state.legal_actions()[0])
         except Exception:  # a game that cannot warm up still loads when first played
             log.exception("warming up %s failed", name)

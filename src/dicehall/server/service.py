@@ -33,6 +33,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
 from dicehall.bots.registry import AgentSpecError, make_agent
 from dicehall.core.errors import DicehallError, IllegalActionError
 from dicehall.core.fairness import (
@@ -63,7 +65,7 @@ from dicehall.server.storage import (
     Store,
     hash_token,
 )
-from dicehall.server.views import GenericView, WebView, legal_texts_and_view
+from dicehall.server.views import GenericView, WebView, legal_texts_and_json
 from dicehall.server.views import get_view as _load_view
 
 log = logging.getLogger("dicehall.server")
@@ -1214,11 +1216,23 @@ class GameService:
         return text
 
     def _legal(self, live: LiveGame) -> tuple[list[str], Any]:
-        """The legal action texts and the board's move view of the seat to move (cached)."""
-        if "legal" not in live.cache:
+        """The legal action texts and the board's move view of the seat to move (cached; the
+        view read back from ``_legal_json``'s text, which is what updates need)."""
+        cache = live.cache
+        if "moves" not in cache:
+            cache["moves"] = orjson.loads(self._legal_json(live)[1])
+        return cache["legal"], cache["moves"]
+
+    def _legal_json(self, live: LiveGame) -> tuple[str, str]:
+        """The legal action texts and the move view of the seat to move as JSON text (cached;
+        the texts themselves are cached as ``legal``). A view may write its JSON without
+        building its objects (backgammon's click graph: ``legal_texts_and_json``)."""
+        cache = live.cache
+        if "moves_json" not in cache:
             view = get_view(live.row.game)
-            live.cache["legal"], live.cache["moves"] = legal_texts_and_view(view, live.state)
-        return live.cache["legal"], live.cache["moves"]
+            cache["legal"], cache["moves_json"] = legal_texts_and_json(view, live.state)
+            cache["legal_json"] = dumps(cache["legal"])
+        return cache["legal_json"], cache["moves_json"]
 
     def update_messages(
         self,
@@ -1255,8 +1269,8 @@ class GameService:
             return plain, None, None
         if for_mover is not None and not for_mover(to_move):
             return plain, None, None
-        legal, moves = self._legal(live)
-        return plain, f'{body},"legal":{dumps(legal)},"moves":{dumps(moves)}}}', to_move
+        legal, moves = self._legal_json(live)
+        return plain, f'{body},"legal":{legal},"moves":{moves}}}', to_move
 
     # -- records, replays, rematches --------------------------------------
     def record(self, game_id: str) -> Record:

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import orjson
 
 from dicehall.core.game import State
 from dicehall.games.backgammon.board import Step
@@ -34,7 +35,7 @@ from dicehall.games.backgammon.rules import (
     Play,
     move_step,
 )
-from dicehall.server.views import FunctionsView
+from dicehall.server.views import FunctionsView, view_json
 
 
 def _bg(state: State) -> BackgammonState:
@@ -147,6 +148,55 @@ def legal_texts_and_view(state: State) -> tuple[list[str], dict[str, Any]]:
         # a cube or resignation question: the buttons to show are the legal answers
         answers = s.legal_texts()
         return answers, {"seat": s.current_player(), "nodes": [], "choices": answers}
+    texts, resign, dice, (boards, pips, rests, finals, edges) = _texts_and_graph(s)
+    left = [[d for i, d in enumerate(dice) if mask >> i & 1] for mask in range(1 << len(dice))]
+    nodes: list[dict[str, Any]] = [
+        {
+            "edges": [],
+            "text": texts[f] if f >= 0 else None,
+            "dice": left[mask][:],
+            "sides": [row[:26], row[26:]],
+            "pips": pip,
+        }
+        for row, pip, mask, f in zip(
+            boards.tolist(), pips.tolist(), rests.tolist(), finals.tolist(), strict=True
+        )
+    ]
+    for node, src, dst, die, hit, child in edges.tolist():
+        # numbered as in the answer: the root (finished last) comes first
+        nodes[node]["edges"].append([src, dst, die, hit == 1, child + 1])
+    # every node is finished after its children, so the root is the last one
+    assert nodes, "a decision has a legal play"
+    out = [nodes[-1], *nodes[:-1]]
+    return [*texts, *resign], {"seat": s.turn, "nodes": out, "choices": resign}
+
+
+def legal_texts_and_json(state: State) -> tuple[list[str], str]:
+    """``legal_texts_and_view`` with the view as the JSON text the server sends, the same
+    bytes as ``view_json`` of that view: the nodes are written by a compiled kernel
+    (``clickgraph.graph_json``) straight from the walk's arrays. Building the view's
+    dictionaries and serialising them was most of the cost of the mover's view (a double's
+    graph has about 100 nodes and 200 edges), and freeing them again a part of the next."""
+    s = _bg(state)
+    if not s.is_checker_play():
+        texts, moves = legal_texts_and_view(s)
+        return texts, view_json(moves)
+    texts, resign, dice, graph = _texts_and_graph(s)
+    assert len(graph[0]), "a decision has a legal play"
+    buf, marks = _graph_json()(*graph, np.array(dice, dtype=np.int64))
+    parts = buf.tobytes().split(b"\x00")  # a TEXT_MARK where each final's text goes
+    pieces = [b'{"seat":', str(s.turn).encode(), b',"nodes":', parts[0]]
+    for f, part in zip(marks.tolist(), parts[1:], strict=True):
+        pieces.append(orjson.dumps(texts[f]))
+        pieces.append(part)
+    pieces += (b',"choices":', orjson.dumps(resign), b"}")
+    return [*texts, *resign], b"".join(pieces).decode()
+
+
+def _texts_and_graph(s: BackgammonState) -> tuple[list[str], list[str], tuple[int, ...], Any]:
+    """The play texts of a checker play (in the listing's order), the resignation offers
+    after them, the dice as the graph takes them (highest first, four of a double) and
+    ``clickgraph.click_graph``'s arrays."""
     assert s.dice is not None
     d1, d2 = s.dice
     dice = (d1,) * 4 if d1 == d2 else (max(d1, d2), min(d1, d2))
@@ -173,27 +223,15 @@ def legal_texts_and_view(state: State) -> tuple[list[str], dict[str, Any]]:
     # legal_actions() is the plays in the kernel's order, then the resignation offers
     resign = [str(a) for a in s.legal_actions()[len(texts) :]]
     # the finals are the kernel's rows of the plays, so final ``f`` is the ``f``-th text
-    boards, pips, rests, finals, edges = click_graph(start, np.array(dice, dtype=np.int64), rows)
-    left = [[d for i, d in enumerate(dice) if mask >> i & 1] for mask in range(1 << len(dice))]
-    nodes: list[dict[str, Any]] = [
-        {
-            "edges": [],
-            "text": texts[f] if f >= 0 else None,
-            "dice": left[mask][:],
-            "sides": [row[:26], row[26:]],
-            "pips": pip,
-        }
-        for row, pip, mask, f in zip(
-            boards.tolist(), pips.tolist(), rests.tolist(), finals.tolist(), strict=True
-        )
-    ]
-    for node, src, dst, die, hit, child in edges.tolist():
-        # numbered as in the answer: the root (finished last) comes first
-        nodes[node]["edges"].append([src, dst, die, hit == 1, child + 1])
-    # every node is finished after its children, so the root is the last one
-    assert nodes, "a decision has a legal play"
-    out = [nodes[-1], *nodes[:-1]]
-    return [*texts, *resign], {"seat": s.turn, "nodes": out, "choices": resign}
+    graph = click_graph(start, np.array(dice, dtype=np.int64), rows)
+    return texts, resign, dice, graph
+
+
+def _graph_json() -> Any:
+    """The compiled writer of the graph's JSON (imported on first use, as ``_kernels``)."""
+    from dicehall.games.backgammon.clickgraph import graph_json
+
+    return graph_json
 
 
 def _kernels() -> Any:
@@ -258,4 +296,5 @@ VIEW = FunctionsView(
     move_view=move_view,
     summary=summary,
     legal_texts_and_view=legal_texts_and_view,
+    legal_texts_and_json=legal_texts_and_json,
 )
