@@ -416,7 +416,8 @@ def test_the_heartbeat_refreshes_exactly_the_seats_connected_here(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """One statement per chunk of seats writes every seat connected here (several chunks
-    here) and no other seat, on SQLite and PostgreSQL."""
+    here) and no other seat, on SQLite and PostgreSQL; what it reads back of those games
+    serves the presence views until a change is heard."""
     from dicehall.server import presence as presence_module
     from dicehall.server.presence import Presence
 
@@ -449,4 +450,18 @@ def test_the_heartbeat_refreshes_exactly_the_seats_connected_here(
         (games[2], 0): (tick.t, None),
         (games[2], 1): (start, start),
     }
+    # what the heartbeat read serves the views until the next one: no query per game
+    live = service.get(games[2])
+
+    def no_query() -> None:
+        raise AssertionError("the database was read")
+
+    monkeypatch.setattr(store.engine, "connect", no_query)
+    tick.t += 3
+    assert presence.view(live)["online"] == [True, False]
+    assert presence.view(live)["gone_for"] == [None, 10.0]
+    presence.refresh(games[2])  # a change heard: read again
+    with pytest.raises(AssertionError, match="the database was read"):
+        presence.view(live)
+    monkeypatch.undo()
     service.close()

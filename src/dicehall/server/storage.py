@@ -125,9 +125,11 @@ class ActionRow:
     created: float
 
 
-#: idle driver connections a PostgreSQL store keeps for its appends (more are opened while
-#: more threads append at once, and closed after)
-RAW_IDLE = 8
+#: the driver connections a PostgreSQL store appends on (as many appends at once; the others
+#: wait for one, at most ``RAW_WAIT`` seconds): the database refuses clients beyond its
+#: ``max_connections`` (100 by default), shared by every process and the SQLAlchemy pools
+RAW_CONNECTIONS = 8
+RAW_WAIT = 60.0
 
 
 class Store:
@@ -214,6 +216,7 @@ class Store:
         #: PostgreSQL: idle driver connections of the appends (``_pg_append``)
         self._raw_idle: list[Any] = []
         self._raw_lock = threading.Lock()
+        self._raw_slots = threading.BoundedSemaphore(RAW_CONNECTIONS)
         self._raw_closed = False
         self.migrate()
 
@@ -596,38 +599,45 @@ class Store:
         after a restart of the database)."""
         import psycopg
 
-        for attempt in range(2):
-            conn = self._raw_take()
-            try:
-                with conn.cursor() as cur:
-                    return self._pg_execute(cur, r, psycopg.IntegrityError)
-            except psycopg.OperationalError:
-                conn.close()
-                self._raw_clear()
-                if attempt:
+        # at most RAW_CONNECTIONS appends at once (each on its connection); the others wait
+        if not self._raw_slots.acquire(timeout=RAW_WAIT):
+            raise TimeoutError(f"no connection for an append in {RAW_WAIT:.0f} s")
+        try:
+            for attempt in range(2):
+                conn = self._raw_take()
+                try:
+                    with conn.cursor() as cur:
+                        return self._pg_execute(cur, r, psycopg.IntegrityError)
+                except psycopg.OperationalError:
+                    conn.close()
+                    self._raw_clear()
+                    if attempt:
+                        raise
+                    continue
+                except BaseException:
+                    conn.close()
                     raise
-                continue
-            except BaseException:
-                conn.close()
-                raise
-            finally:
-                if not conn.closed:
-                    self._raw_give(conn)
-        raise AssertionError("unreachable")
+                finally:
+                    if not conn.closed:
+                        self._raw_give(conn)
+            raise AssertionError("unreachable")
+        finally:
+            self._raw_slots.release()
 
     def _raw_take(self) -> Any:
-        """A driver connection (autocommit) for ``_pg_append``: an idle one, or a new one."""
+        """A driver connection (autocommit) for ``_pg_append``: an idle one, or a new one
+        (the caller holds one of the ``RAW_CONNECTIONS`` slots, so there are never more)."""
         with self._raw_lock:
             if self._raw_idle:
                 return self._raw_idle.pop()
         import psycopg
 
         dsn = self.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
-        return psycopg.connect(dsn, autocommit=True)
+        return psycopg.connect(dsn, autocommit=True, connect_timeout=10)
 
     def _raw_give(self, conn: Any) -> None:
         with self._raw_lock:
-            if len(self._raw_idle) < RAW_IDLE and not self._raw_closed:
+            if not self._raw_closed:
                 self._raw_idle.append(conn)
                 return
         conn.close()

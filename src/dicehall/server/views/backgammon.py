@@ -205,19 +205,20 @@ def _texts_and_graph(s: BackgammonState) -> tuple[list[str], list[str], tuple[in
     rows = legal.rows()
     click_graph, text_keys = _kernels()
     start = np.frombuffer(bytes(board0[0] + board0[1]), dtype=np.int8).reshape(2, 26)
-    keys = text_keys(start, rows)
-    raw, width = keys.tobytes(), keys.shape[1]
-    texts: list[str] = []
+    keys = np.ascontiguousarray(text_keys(start, rows))
+    # each row as one bytes object (numpy's bytes type would drop trailing zeros; void keeps
+    # them), looked up all at once; only the texts not seen yet are formatted
+    raw: list[Any] = keys.view(np.dtype((np.void, keys.shape[1]))).ravel().tolist()
     cache = _TEXTS
-    for i in range(len(rows)):
-        key = raw[i * width : (i + 1) * width]
-        text = cache.get(key)
-        if text is None:
-            text = format_play(board0, legal.steps(i))
-            if len(cache) >= _TEXTS_MAX:
-                cache.clear()
-            cache[key] = text
-        texts.append(text)
+    found: list[str | None] = list(map(cache.get, raw))
+    if None in found:
+        for i, key in enumerate(raw):
+            if found[i] is None:
+                text = format_play(board0, legal.steps(i))
+                if len(cache) >= _TEXTS_MAX:
+                    cache.clear()
+                found[i] = cache[key] = text
+    texts: list[str] = found  # type: ignore[assignment]  # every one is found now
     # move_view of the play chosen finds its steps by its place instead of parsing its text
     s._cache[_INDEX_KEY] = dict(zip(texts, range(len(texts)), strict=True))
     # legal_actions() is the plays in the kernel's order, then the resignation offers
