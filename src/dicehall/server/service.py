@@ -65,7 +65,7 @@ from dicehall.server.storage import (
     Store,
     hash_token,
 )
-from dicehall.server.views import GenericView, WebView, legal_texts_and_json
+from dicehall.server.views import GenericView, WebView, legal_texts_and_json, listed_action
 from dicehall.server.views import get_view as _load_view
 
 log = logging.getLogger("dicehall.server")
@@ -123,6 +123,9 @@ class LogEntry:
     seq: int
     actor: int  # seat, or -1 for dice
     text: str
+    #: the action's place in the legal actions of the position it was played in, when known
+    #: here (-1: not known); other processes take it by that place (``Appended.hints``)
+    hint: int = -1
 
     def to_dict(self) -> dict[str, Any]:
         return {"seq": self.seq, "actor": self.actor, "text": self.text}
@@ -787,8 +790,10 @@ class GameService:
             guard(live, to_move)
         if not isinstance(text, str) or not text.strip():
             raise ServiceError("illegal_action", "empty action", live.state.legal_texts())
-        action = self._known_action(live, text)
-        if action is not None:  # one of the canonical texts sent with the position
+        known = self._known_action(live, text)
+        hint = -1
+        if known is not None:  # one of the canonical texts sent with the position
+            action, hint = known
             canonical = text
         else:
             try:
@@ -801,16 +806,17 @@ class GameService:
                     "illegal_action", self._quote(str(exc), text), exc.legal, detail
                 ) from None
             canonical = live.state.action_to_text(action)
-        self._commit(live, [(to_move, canonical)], live.state.apply(action))
+        self._commit(live, [(to_move, canonical)], live.state.apply(action), hints=[hint])
         return live.seq
 
-    def _known_action(self, live: LiveGame, text: str) -> Any:
+    def _known_action(self, live: LiveGame, text: str) -> tuple[Any, int] | None:
         """The legal action whose canonical text is ``text``, when the legal texts of this
         position were built already (they were sent to the mover, whose client sends one of
         them back): found by its place in ``legal_actions()`` instead of parsing the text
         again (the parse, and the formatting of the parsed play, were a tenth of an
         action's cost). None if the texts were not built here or ``text`` is not one of
-        them exactly once (then the text is parsed, with its full error messages)."""
+        them exactly once (then the text is parsed, with its full error messages). Returns
+        the action and its place."""
         by_text: dict[str, int] | None = live.cache.get("by_text")
         if by_text is None:
             legal = live.cache.get("legal")
@@ -824,7 +830,7 @@ class GameService:
                 by_text[t] = i if t not in by_text else -1  # a repeated text: parse it
             live.cache["by_text"] = by_text
         index = by_text.get(text, -1)
-        return live.state.legal_actions()[index] if index >= 0 else None
+        return (live.state.legal_actions()[index], index) if index >= 0 else None
 
     def _quote(self, message: str, text: str) -> str:
         """A rules error about ``text``, quoting at most ``max_echo`` characters of it."""
@@ -839,8 +845,11 @@ class GameService:
         decided: list[tuple[int, str]],
         state: State,
         status: str | None = None,
+        hints: Sequence[int] | None = None,
     ) -> None:
-        """Append ``decided`` plus the dice that follow it, then publish. Caller holds the lock."""
+        """Append ``decided`` plus the dice that follow it, then publish. Caller holds the lock.
+        ``hints``: each decided action's place in the legal actions where it was played (-1:
+        unknown), for the other processes (``LogEntry.hint``)."""
         view = get_view(live.row.game)
         counter = live.dice.counter
         new = list(decided)
@@ -861,6 +870,7 @@ class GameService:
             terminal = state.current_player() == TERMINAL
             if terminal:
                 status = "finished"
+            placed = [*(hints or [-1] * len(decided)), *[-1] * (len(new) - len(decided))]
             if new:
                 self.store.append_actions(
                     live.id,
@@ -868,6 +878,7 @@ class GameService:
                     new,
                     status=status,
                     result=state.returns() if terminal else None,
+                    hints=placed,
                 )
             elif status is not None:
                 self.store.set_status(live.id, status, seq=live.seq)
@@ -879,7 +890,7 @@ class GameService:
             live.dice.counter = counter
             raise
         first = live.seq + 1
-        entries = [LogEntry(first + i, a, t) for i, (a, t) in enumerate(new)]
+        entries = [LogEntry(first + i, a, t, placed[i]) for i, (a, t) in enumerate(new)]
         live.log.extend(entries)
         live.state = state
         live.last = last
@@ -1002,11 +1013,14 @@ class GameService:
                 if change.first != live.seq + len(entries) + 1:
                     live.dice.counter = counter
                     return None  # a gap: read the log
+                hints = change.hints or (-1,) * len(change.actions)
                 for i, (actor, text) in enumerate(change.actions):
                     before = state
                     if before.is_chance_node():
                         chance_text(before, live.dice)  # keep the dice where the log is
-                    state = before.apply_text(text)
+                    # taken by its place where the text there is the same (no parse)
+                    action = listed_action(view, before, hints[i], text)
+                    state = before.apply_text(text) if action is None else before.apply(action)
                     seq = change.first + i
                     entries.append(LogEntry(seq, actor, text))
                     if actor >= 0:

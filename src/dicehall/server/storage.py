@@ -24,7 +24,7 @@ import json
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, TypeVar
@@ -569,14 +569,17 @@ class Store:
         *,
         status: str | None = None,
         result: list[float] | None = None,
+        hints: Sequence[int] | None = None,
     ) -> None:
         """Append ``(actor, text)`` pairs as numbers ``first_seq``, ``first_seq + 1``, ... in one
         transaction (with the game's new status); ConflictError if a number is taken.
+        ``hints``: each action's place in the legal actions where it was played (-1: not
+        known), told to the other processes with the actions (``Appended.hints``).
 
         On SQLite, appends of many games that arrive together share one transaction (group
         commit: one disk flush for all of them); each caller returns once its own append is
         durable, or gets its own ConflictError."""
-        request = _Append(game_id, first_seq, actions, status, result, self.now())
+        request = _Append(game_id, first_seq, actions, status, result, self.now(), hints)
         if self.is_sqlite:
             # the writer thread is the only writer of the file; the rows go in as one
             # statement, which the log's key refuses whole (a number already in the log, or
@@ -724,7 +727,10 @@ class Store:
         payload = f"{self.origin} {r.game_id} {r.first_seq + n - 1}"
         # the actions themselves, so the other processes apply them without reading
         # the log back (a NOTIFY payload holds 8000 bytes: longer ones are read)
-        body = json.dumps([r.first_seq, r.status, r.actions], separators=(",", ":"))
+        told: list[Any] = [r.first_seq, r.status, r.actions]
+        if r.hints is not None and any(h >= 0 for h in r.hints):
+            told.append(list(r.hints))
+        body = json.dumps(told, separators=(",", ":"))
         if len(payload) + len(body) < 7900:
             payload += " " + body
         try:
@@ -810,6 +816,10 @@ class Appended:
     first: int
     status: str | None
     actions: tuple[tuple[int, str], ...]
+    #: each action's place in the legal actions of its position (-1: not known), as the
+    #: writer found it; empty: none known. The listener takes an action by its place when the
+    #: text there is the same (``views.listed_action``), instead of parsing the text
+    hints: tuple[int, ...] = ()
 
     @property
     def last(self) -> int:
@@ -822,11 +832,14 @@ class Appended:
         if not rest:
             return None
         try:
-            first, status, actions = json.loads(rest[0])
+            first, status, actions, *more = json.loads(rest[0])
+            told = tuple((int(a), str(t)) for a, t in actions)
+            hints = tuple(int(h) for h in more[0]) if more else ()
             return Appended(
                 int(first),
                 status if isinstance(status, str) else None,
-                tuple((int(a), str(t)) for a, t in actions),
+                told,
+                hints if len(hints) == len(told) else (),
             )
         except (ValueError, TypeError):
             return None
@@ -842,6 +855,7 @@ class _Append:
     status: str | None
     result: list[float] | None
     now: float
+    hints: Sequence[int] | None = None
 
     def conflict(self) -> ConflictError:
         return ConflictError(

@@ -54,9 +54,10 @@ class WebView(Protocol):
         ...
 
 
-#: The method names of a web view (``legal_texts_and_view`` and ``legal_texts_and_json`` are
-#: optional: a view that has them computes the legal texts and its legal view together, the
-#: second with the view as JSON text, for speed).
+#: The method names of a web view (``legal_texts_and_view``, ``legal_texts_and_json`` and
+#: ``listed_action`` are optional: a view that has the first two computes the legal texts and
+#: its legal view together, the second with the view as JSON text, for speed; the third finds
+#: a listed action by its place and text, see ``listed_action`` below).
 VIEW_METHODS = (
     "state_view",
     "legal_view",
@@ -64,6 +65,7 @@ VIEW_METHODS = (
     "summary",
     "legal_texts_and_view",
     "legal_texts_and_json",
+    "listed_action",
 )
 
 
@@ -92,6 +94,26 @@ def legal_texts_and_json(view: WebView, state: State) -> tuple[list[str], str]:
         return list(texts), moves
     texts, view_obj = legal_texts_and_view(view, state)
     return texts, view_json(view_obj)
+
+
+def listed_action(view: WebView, state: State, index: int, text: str) -> Any:
+    """The legal action at ``index`` in ``state.legal_actions()`` if its canonical text is
+    ``text``, else None (then the caller parses ``text``). Another process names the actions
+    it appended by their place (``storage.Appended.hints``); taken by it, they are not parsed
+    again, but only where the text there is the same: a process of another version, or a
+    wrong place, costs the parse, never a different action. A view may know the text at a
+    place more cheaply than the game formats it (``listed_action`` of the view; None there
+    also means "parse it")."""
+    if index < 0:
+        return None
+    own = getattr(view, "listed_action", None)
+    if own is not None:
+        return own(state, index, text)
+    actions = state.legal_actions()
+    if index >= len(actions):
+        return None
+    action = actions[index]
+    return action if state.action_to_text(action) == text else None
 
 
 class GenericView:

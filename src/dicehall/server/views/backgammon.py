@@ -228,6 +228,29 @@ def _texts_and_graph(s: BackgammonState) -> tuple[list[str], list[str], tuple[in
     return texts, resign, dice, graph
 
 
+def listed_action(state: State, index: int, text: str) -> Any:
+    """The play at ``index`` of the listing if its text is ``text`` (``views.listed_action``):
+    the text of one play is found by its key (``clickgraph.text_keys`` of its row) in the
+    cache of texts, which a process fills as it lists plays; a text not seen yet here, or a
+    different one, gives None (the caller parses ``text``). Any other decision (the cube's,
+    a resignation) is found by its place and its formatted text."""
+    s = _bg(state)
+    if not s.is_checker_play():
+        actions = s.legal_actions()
+        if not 0 <= index < len(actions):
+            return None
+        return actions[index] if s.action_to_text(actions[index]) == text else None
+    legal = s._legal
+    if not 0 <= index < len(legal):
+        return None
+    board0 = s.board
+    start = np.frombuffer(bytes(board0[0] + board0[1]), dtype=np.int8).reshape(2, 26)
+    key = _kernels()[1](start, legal.rows()[index : index + 1]).tobytes()
+    if _TEXTS.get(key) != text:
+        return None
+    return legal[index]
+
+
 def _graph_json() -> Any:
     """The compiled writer of the graph's JSON (imported on first use, as ``_kernels``)."""
     from dicehall.games.backgammon.clickgraph import graph_json
@@ -298,4 +321,5 @@ VIEW = FunctionsView(
     summary=summary,
     legal_texts_and_view=legal_texts_and_view,
     legal_texts_and_json=legal_texts_and_json,
+    listed_action=listed_action,
 )
