@@ -597,9 +597,11 @@ class Store:
         connection of the driver's own in autocommit, outside SQLAlchemy's pool: the pool's
         check-out with its pre-ping, the ``BEGIN`` and the ``COMMIT`` were three round trips
         and about 5% of a worker's CPU at 500 games, for a statement that is atomic alone.
-        A connection that fails is dropped, and the append tried once more on a fresh one
-        when the first failed before the database answered (a connection broken while idle,
-        after a restart of the database)."""
+        A connection that fails (``OperationalError``: one broken while idle, after a restart
+        of the database) is dropped with the idle ones, and the append tried once more on a
+        fresh one. Had the first attempt been committed before its connection broke, the
+        second finds its numbers taken and reports a conflict, which the service answers by
+        reading the game back (the move is in the log then)."""
         import psycopg
 
         # at most RAW_CONNECTIONS appends at once (each on its connection); the others wait
@@ -654,16 +656,11 @@ class Store:
                 conn.close()
 
     def _write_append(self, conn: Any, r: _Append) -> ConflictError | None:
-        """The append ``r`` in the transaction of ``conn``, through the driver's own cursor
-        with SQL written once per shape: the hottest write of the server (one per action),
-        where building SQLAlchemy expressions cost more than the database. Returns the
-        conflict (nothing written) if an action number is taken."""
-        if not self.is_sqlite:  # the server appends with ``_pg_append``
-            cur = conn.connection.cursor()
-            try:
-                return self._pg_execute(cur, r, conn.dialect.dbapi.IntegrityError)
-            finally:
-                cur.close()
+        """The SQLite append ``r`` in the transaction of ``conn`` (the writer thread's),
+        through the driver's own cursor with SQL written once per shape: the hottest write of
+        the server (one per action), where building SQLAlchemy expressions cost more than the
+        database. Returns the conflict (nothing written) if an action number is taken.
+        PostgreSQL appends go through ``_pg_append``."""
         sql, params, values = self._append_sql(r)
         cur = conn.connection.cursor()
         try:
