@@ -201,6 +201,55 @@ def test_a_postgresql_notification_carries_the_append() -> None:
         writer.drop_all()
 
 
+@pytest.mark.postgres
+def test_the_listener_comes_back_after_its_connection_is_killed() -> None:
+    """The listener reads notifications from libpq's socket; when its connection dies (the
+    database restarted, or killed it), it connects again and goes on hearing."""
+    writer = postgres_store()
+    reader = Store(writer.url, prefix=writer.prefix)
+    got: list[tuple[str, int, Appended | None]] = []
+    stop = threading.Event()
+    listener = threading.Thread(
+        target=reader.listen, args=(lambda *note: got.append(note), stop), daemon=True
+    )
+
+    def listening() -> list[int]:
+        with writer.engine.connect() as conn:
+            rows = conn.exec_driver_sql(
+                "SELECT pid FROM pg_stat_activity WHERE query = %s",
+                (f'LISTEN "{reader.channel}"',),
+            )
+            return [r[0] for r in rows]
+
+    def wait_for(what: Any, seconds: float = 20) -> Any:
+        deadline = time.time() + seconds
+        while time.time() < deadline:
+            found = what()
+            if found:
+                return found
+            time.sleep(0.05)
+        pytest.fail("waited in vain")
+
+    try:
+        listener.start()
+        first = wait_for(listening)
+        from test_server_storage import make_row
+
+        writer.create_game(make_row("pg2"))
+        wait_for(lambda: got)
+        with writer.engine.connect() as conn:
+            conn.exec_driver_sql("SELECT pg_terminate_backend(%s, 10000)", (first[0],))
+        wait_for(lambda: [p for p in listening() if p not in first])  # connected again
+        writer.append_actions("pg2", 1, [(-1, "3-1")], status="playing")
+        wait_for(lambda: len(got) > 1)
+        assert got[-1] == ("pg2", 1, Appended(1, "playing", ((-1, "3-1"),)))
+    finally:
+        stop.set()
+        listener.join(5)
+        reader.close()
+        writer.drop_all()
+
+
 def test_serve_freezes_what_start_up_made(tmp_path: Path) -> None:
     """``dicehall serve``'s app warms every game up and freezes the collector's view of it
     (``app.tune_gc``); a plain app (the tests') does not."""
