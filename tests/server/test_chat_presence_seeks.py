@@ -410,3 +410,58 @@ def test_the_time_gone_survives_a_restart(tmp_path: Path) -> None:
     assert view["online"][1] is False and view["gone_for"][1] == 35.0
     assert presence.claim(game_id, [0], "win") == "abandon:1"
     service.close()
+
+
+def test_the_heartbeat_refreshes_exactly_the_seats_connected_here(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One statement per chunk of seats writes every seat connected here (several chunks
+    here) and no other seat, on SQLite and PostgreSQL; what it reads back of those games
+    serves the presence views until a change is heard."""
+    from dicehall.server import presence as presence_module
+    from dicehall.server.presence import Presence
+
+    monkeypatch.setattr(presence_module, "HEARTBEAT_CHUNK", 2)
+    tick = Tick()
+    service = GameService(store, bot_delay=0)
+    presence = Presence(store, service, grace=30, now=tick)
+    games = []
+    for _ in range(3):
+        game_id, _ = service.create("coinrows", opponent="friend", seed="a", name="ann")
+        service.join(game_id, 1, "bob", "b")
+        games.append(game_id)
+    for game_id in games:
+        presence.joined(game_id, [0, 1])
+    presence.record_left(games[2], presence.left(games[2], [1]))  # gone: not refreshed
+    tick.t += 7
+    assert presence.heartbeat() == 5
+    t = presence.table.c
+    with store.engine.connect() as conn:
+        rows = {
+            (r.game_id, r.seat): (r.last_seen, r.left_at)
+            for r in conn.execute(presence.table.select().where(t.game_id.in_(games)))
+        }
+    start = tick.t - 7
+    assert rows == {
+        (games[0], 0): (tick.t, None),
+        (games[0], 1): (tick.t, None),
+        (games[1], 0): (tick.t, None),
+        (games[1], 1): (tick.t, None),
+        (games[2], 0): (tick.t, None),
+        (games[2], 1): (start, start),
+    }
+    # what the heartbeat read serves the views until the next one: no query per game
+    live = service.get(games[2])
+
+    def no_query() -> None:
+        raise AssertionError("the database was read")
+
+    monkeypatch.setattr(store.engine, "connect", no_query)
+    tick.t += 3
+    assert presence.view(live)["online"] == [True, False]
+    assert presence.view(live)["gone_for"] == [None, 10.0]
+    presence.refresh(games[2])  # a change heard: read again
+    with pytest.raises(AssertionError, match="the database was read"):
+        presence.view(live)
+    monkeypatch.undo()
+    service.close()

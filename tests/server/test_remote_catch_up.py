@@ -25,7 +25,8 @@ def heard(service: GameService) -> list[Appended]:
         if entries:
             status = live.row.status if entries[0].seq == 1 or live.state.is_terminal() else None
             actions = tuple((e.actor, e.text) for e in entries)
-            out.append(Appended(entries[0].seq, status, actions))
+            hints = tuple(e.hint for e in entries) if any(e.hint >= 0 for e in entries) else ()
+            out.append(Appended(entries[0].seq, status, actions, hints))
 
     service.listeners.append(listen)
     return out
@@ -80,6 +81,62 @@ def test_heard_actions_are_applied_without_reading_the_log(
     assert [s for seqs in told for s in seqs] == list(range(notes[0].first, mine.seq + 1))
 
 
+def test_heard_plays_are_taken_by_their_place_where_the_text_there_agrees(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Plays chosen from the listing sent to the mover travel with their place in it: the
+    other process takes them from there without parsing their texts. A wrong place (another
+    version's listing, a bug) is caught by the text and parsed: the state stays the log's."""
+    from dicehall.games.backgammon.rules import BackgammonState
+
+    a, b, game_id = pair(tmp_path)
+    notes = heard(a)
+    rng = random.Random(9)
+    for _ in range(12):
+        live = a.get(game_id)
+        a._legal_json(live)  # what the hub sends the mover
+        text = rng.choice(live.cache["legal"])
+        a.act(game_id, [live.state.current_player()], text, live.seq)
+    played = [
+        h
+        for note in notes
+        for (actor, text), h in zip(note.actions, note.hints or [-1] * 9, strict=False)
+        if actor >= 0 and "/" in text
+    ]
+    assert len(played) >= 10 and all(h >= 0 for h in played)
+
+    parsed: list[str] = []
+    parse = BackgammonState.parse_action
+
+    def counted(self: Any, text: str) -> Any:
+        if "/" in text:
+            parsed.append(text)
+        return parse(self, text)
+
+    monkeypatch.setattr(BackgammonState, "parse_action", counted)
+    for note in notes:
+        b.on_remote(game_id, note.last, note)
+    settle(b)
+    mine, theirs = a.get(game_id), b.get(game_id)
+    assert str(theirs.state) == str(mine.state) and theirs.last == mine.last
+    assert parsed == []
+
+    # the same game heard by a third process with every place off by one: parsed, same state
+    c = GameService(Store(a.store.url), bot_delay=0)
+    c.get(game_id)
+    c_live = c.cached(game_id)
+    assert c_live is not None
+    c_live_seq = c_live.seq
+    for note in notes:
+        if note.last <= c_live_seq:
+            continue
+        wrong = tuple(h + 1 if h >= 0 else h for h in note.hints)
+        c.on_remote(game_id, note.last, Appended(note.first, note.status, note.actions, wrong))
+    settle(c)
+    assert str(c.get(game_id).state) == str(mine.state) and c.get(game_id).last == mine.last
+    assert len(parsed) == len(played)
+
+
 def test_a_gap_or_another_change_reads_the_log(tmp_path: Path) -> None:
     a, b, game_id = pair(tmp_path)
     notes = heard(a)
@@ -101,6 +158,13 @@ def test_an_undecodable_payload_means_read_the_game() -> None:
     assert Appended.decode(['[3, null, [[0, "24/18"], [-1, "6-2"]]]']) == Appended(
         3, None, ((0, "24/18"), (-1, "6-2"))
     )
+    assert Appended.decode(['[3, null, [[0, "24/18"], [-1, "6-2"]], [7, -1]]']) == Appended(
+        3, None, ((0, "24/18"), (-1, "6-2")), (7, -1)
+    )
+    # places that do not match the actions are dropped (the texts are parsed)
+    assert Appended.decode(['[3, null, [[0, "24/18"]], [7, -1]]']) == Appended(
+        3, None, ((0, "24/18"),)
+    )
 
 
 @pytest.mark.postgres
@@ -118,12 +182,67 @@ def test_a_postgresql_notification_carries_the_append() -> None:
         from test_server_storage import make_row
 
         writer.create_game(make_row("pg1"))
-        writer.append_actions("pg1", 1, [(-1, "3-1"), (0, "8/5 6/5")], status="playing")
+        writer.append_actions(
+            "pg1", 1, [(-1, "3-1"), (0, "8/5 6/5")], status="playing", hints=[-1, 4]
+        )
         deadline = time.time() + 10
         while len(got) < 2 and time.time() < deadline:
             time.sleep(0.05)
         assert got[0] == ("pg1", 0, None)  # a creation: read it
-        assert got[1] == ("pg1", 2, Appended(1, "playing", ((-1, "3-1"), (0, "8/5 6/5"))))
+        assert got[1] == (
+            "pg1",
+            2,
+            Appended(1, "playing", ((-1, "3-1"), (0, "8/5 6/5")), (-1, 4)),
+        )
+    finally:
+        stop.set()
+        listener.join(5)
+        reader.close()
+        writer.drop_all()
+
+
+@pytest.mark.postgres
+def test_the_listener_comes_back_after_its_connection_is_killed() -> None:
+    """The listener reads notifications from libpq's socket; when its connection dies (the
+    database restarted, or killed it), it connects again and goes on hearing."""
+    writer = postgres_store()
+    reader = Store(writer.url, prefix=writer.prefix)
+    got: list[tuple[str, int, Appended | None]] = []
+    stop = threading.Event()
+    listener = threading.Thread(
+        target=reader.listen, args=(lambda *note: got.append(note), stop), daemon=True
+    )
+
+    def listening() -> list[int]:
+        with writer.engine.connect() as conn:
+            rows = conn.exec_driver_sql(
+                "SELECT pid FROM pg_stat_activity WHERE query = %s",
+                (f'LISTEN "{reader.channel}"',),
+            )
+            return [r[0] for r in rows]
+
+    def wait_for(what: Any, seconds: float = 20) -> Any:
+        deadline = time.time() + seconds
+        while time.time() < deadline:
+            found = what()
+            if found:
+                return found
+            time.sleep(0.05)
+        pytest.fail("waited in vain")
+
+    try:
+        listener.start()
+        first = wait_for(listening)
+        from test_server_storage import make_row
+
+        writer.create_game(make_row("pg2"))
+        wait_for(lambda: got)
+        with writer.engine.connect() as conn:
+            conn.exec_driver_sql("SELECT pg_terminate_backend(%s, 10000)", (first[0],))
+        wait_for(lambda: [p for p in listening() if p not in first])  # connected again
+        writer.append_actions("pg2", 1, [(-1, "3-1")], status="playing")
+        wait_for(lambda: len(got) > 1)
+        assert got[-1] == ("pg2", 1, Appended(1, "playing", ((-1, "3-1"),)))
     finally:
         stop.set()
         listener.join(5)

@@ -73,6 +73,32 @@ def test_action_log_is_append_only_with_unique_numbers(store: Store) -> None:
     assert row.status == "finished" and row.result == [1.0, -1.0]
 
 
+@pytest.mark.postgres
+def test_postgresql_appends_survive_a_dead_idle_connection() -> None:
+    """PostgreSQL appends go through the driver's own connections, kept idle between them: one
+    killed while idle (a restart of the database) costs a retry on a fresh one, not the
+    append; a taken number is still a conflict that writes nothing."""
+    from dicehall_server_fixtures import postgres_store
+
+    store = postgres_store()
+    try:
+        store.create_game(make_row())
+        store.append_actions("g1", 1, [(-1, "3-1")], status="playing")
+        assert len(store._raw_idle) == 1
+        idle = store._raw_idle[0]
+        with store.engine.connect() as conn:
+            conn.exec_driver_sql(f"SELECT pg_terminate_backend({idle.info.backend_pid}, 10000)")
+        store.append_actions("g1", 2, [(0, "8/5 6/5")])
+        assert idle.closed and store._raw_idle and store._raw_idle[0] is not idle
+        with pytest.raises(ConflictError):
+            store.append_actions("g1", 2, [(1, "24/18"), (-1, "6-5")])
+        assert [(a.seq, a.text) for a in store.load_actions("g1")] == [(1, "3-1"), (2, "8/5 6/5")]
+        assert store.get_game("g1").status == "playing"
+    finally:
+        store.drop_all()
+        store.close()
+
+
 def test_whole_game_against_a_bot_and_resume(store: Store) -> None:
     service = GameService(store, bot_delay=0)
     game_id, _tokens = service.create("backgammon", opponent="random", seed="me")

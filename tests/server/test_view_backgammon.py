@@ -198,3 +198,31 @@ def test_move_view_of_a_play_applied_from_its_text_is_that_of_its_parse() -> Non
         mine, theirs = list(state.board[0]), list(state.board[1])
         steps = [[a, b, move_step(mine, theirs, a, b)] for a, b in state.parse_action(text).steps]
         assert got == {"seat": state.turn, "steps": steps}
+
+
+def test_the_graph_json_written_by_the_kernel_is_the_views_json_byte_for_byte() -> None:
+    """``legal_texts_and_json`` (the nodes written by ``clickgraph.graph_json``) gives the same
+    texts and the same bytes as the view built as objects and serialised, on positions of
+    random games (doubles, hits, entering from the bar and bearing off among them) and on
+    the cube's questions (a money game with the cube)."""
+    from dicehall.server.views import view_json
+    from dicehall.server.views.backgammon import legal_texts_and_json, legal_texts_and_view
+
+    states = _positions(11, 1500)
+    rng = random.Random(12)
+    cube = load_game("backgammon", cube=True)
+    for _ in range(4):
+        state = cube.new_initial_state()
+        while not state.is_terminal():
+            if not state.is_chance_node():
+                states.append(state)
+            state = state.apply(rng.choice(state.legal_actions()))
+    doubles = questions = 0
+    for state in states:
+        texts, moves = legal_texts_and_view(state)
+        assert legal_texts_and_json(state) == (texts, view_json(moves))
+        if state.is_checker_play():
+            doubles += state.dice[0] == state.dice[1]
+        else:
+            questions += 1
+    assert doubles >= 150 and questions >= 20

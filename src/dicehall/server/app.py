@@ -431,7 +431,7 @@ def warm_up() -> None:
     """Load every game's rules, view and compiled kernels once, as the first game of each
     would (so that start-up, not a player, waits for them)."""
     from dicehall.server.service import get_view
-    from dicehall.server.views import legal_texts_and_view
+    from dicehall.server.views import legal_texts_and_json
 
     for name in registered_games():
         try:
@@ -442,7 +442,7 @@ def warm_up() -> None:
                     break
                 if not state.is_chance_node():
                     view.state_view(state)
-                    legal_texts_and_view(view, state)
+                    legal_texts_and_json(view, state)
                 state = state.apply(state.legal_actions()[0])
         except Exception:  # a game that cannot warm up still loads when first played
             log.exception("warming up %s failed", name)
@@ -1112,6 +1112,9 @@ def create_app(
         live = service.get(game_id)
         seats = service.seats_for(live, tokens)
         with live.lock:
+            # what another process committed and this one has not heard yet (its
+            # notification may still be on the way) belongs in the snapshot
+            service.sync(live)
             if conn.game_id == game_id:
                 presence.left(game_id, conn.seats)  # a rejoin of the same room counts once
             else:
@@ -1121,6 +1124,9 @@ def create_app(
             snap.update(service.snapshot(live, seats))
             snap["chat"] = rooms.history(game_id, seats)
             hub.enter(conn, live, seats, dumps(snap))
+            # a change heard before the room had ``conn`` dropped the cached copy (nobody
+            # watched): put it back, or the room hears nothing more from other processes
+            service.adopt(live)
             rooms.joined(game_id, seats)
             if live.row.status == "playing":
                 with contextlib.suppress(ServiceError):

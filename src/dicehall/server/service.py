@@ -33,6 +33,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
 from dicehall.bots.registry import AgentSpecError, make_agent
 from dicehall.core.errors import DicehallError, IllegalActionError
 from dicehall.core.fairness import (
@@ -63,7 +65,7 @@ from dicehall.server.storage import (
     Store,
     hash_token,
 )
-from dicehall.server.views import GenericView, WebView, legal_texts_and_view
+from dicehall.server.views import GenericView, WebView, legal_texts_and_json, listed_action
 from dicehall.server.views import get_view as _load_view
 
 log = logging.getLogger("dicehall.server")
@@ -121,6 +123,9 @@ class LogEntry:
     seq: int
     actor: int  # seat, or -1 for dice
     text: str
+    #: the action's place in the legal actions of the position it was played in, when known
+    #: here (-1: not known); other processes take it by that place (``Appended.hints``)
+    hint: int = -1
 
     def to_dict(self) -> dict[str, Any]:
         return {"seq": self.seq, "actor": self.actor, "text": self.text}
@@ -317,6 +322,42 @@ class GameService:
     def cached(self, game_id: str) -> LiveGame | None:
         with self._games_lock:
             return self._games.get(game_id)
+
+    def sync(self, live: LiveGame) -> list[LogEntry] | None:
+        """Read what other processes committed to ``live`` and apply it (told to the
+        listeners like any change); returns the new entries, or None when nothing changed.
+        Caller holds the lock.
+
+        A join calls this before it builds its snapshot: the other process's notification
+        may not have arrived yet (it travels on its own connection), and a snapshot built
+        from the copy cached here would then miss a committed move or seat; the later
+        notification goes to the room only if the copy is still cached (``adopt``)."""
+        entries = self._catch_up(live)
+        if entries is not None:
+            self._notify(live, entries)
+        return entries
+
+    def adopt(self, live: LiveGame) -> bool:
+        """Make ``live`` the cached copy of its game again if a notification dropped it
+        (``forget``: nobody watched the game here when the change was heard); True when it
+        was put back. Caller holds the lock.
+
+        A join holds its copy from ``get`` until its connection is in the room; a change
+        heard in between finds no room and drops the copy, and every later notification
+        then finds no cached game and is ignored: the room would hear nothing more from
+        other processes. Put back, the copy is synced again (``sync``), since the change
+        that dropped it may not be in the snapshot. When another copy was loaded meanwhile
+        (another request touched the game), that one stays; ours is synced so the room gets
+        what the snapshot lacked, and later changes reach the room from the cached one."""
+        with self._games_lock:
+            current = self._games.get(live.id)
+            put_back = current is None
+            if put_back:
+                self._games[live.id] = current = live
+        if current is live and not put_back:
+            return False  # still the cached copy: every change heard reached it
+        self.sync(live)
+        return put_back
 
     def _fold(self, row: GameRow, actions: list[ActionRow]) -> LiveGame:
         game = load_recorded_game(row.game, row.options)  # older rows: the rules they had
@@ -749,8 +790,10 @@ class GameService:
             guard(live, to_move)
         if not isinstance(text, str) or not text.strip():
             raise ServiceError("illegal_action", "empty action", live.state.legal_texts())
-        action = self._known_action(live, text)
-        if action is not None:  # one of the canonical texts sent with the position
+        known = self._known_action(live, text)
+        hint = -1
+        if known is not None:  # one of the canonical texts sent with the position
+            action, hint = known
             canonical = text
         else:
             try:
@@ -763,29 +806,31 @@ class GameService:
                     "illegal_action", self._quote(str(exc), text), exc.legal, detail
                 ) from None
             canonical = live.state.action_to_text(action)
-        self._commit(live, [(to_move, canonical)], live.state.apply(action))
+        self._commit(live, [(to_move, canonical)], live.state.apply(action), hints=[hint])
         return live.seq
 
-    def _known_action(self, live: LiveGame, text: str) -> Any:
+    def _known_action(self, live: LiveGame, text: str) -> tuple[Any, int] | None:
         """The legal action whose canonical text is ``text``, when the legal texts of this
         position were built already (they were sent to the mover, whose client sends one of
         them back): found by its place in ``legal_actions()`` instead of parsing the text
         again (the parse, and the formatting of the parsed play, were a tenth of an
         action's cost). None if the texts were not built here or ``text`` is not one of
-        them exactly once (then the text is parsed, with its full error messages)."""
-        by_text = live.cache.get("by_text")
+        them exactly once (then the text is parsed, with its full error messages). Returns
+        the action and its place."""
+        by_text: dict[str, int] | None = live.cache.get("by_text")
         if by_text is None:
             legal = live.cache.get("legal")
-            if legal is None:
+            if legal is None or len(live.state.legal_actions()) != len(legal):
                 return None
-            actions = live.state.legal_actions()
-            if len(actions) != len(legal):
-                return None
+            # the places only: the actions themselves are made one at a time when asked
+            # (backgammon's listing builds each play's object on first access, and making
+            # all of them to pick one was 6% of a worker's time at 500 games)
             by_text = {}
-            for t, a in zip(legal, actions, strict=True):
-                by_text[t] = a if t not in by_text else None  # a repeated text: parse it
+            for i, t in enumerate(legal):
+                by_text[t] = i if t not in by_text else -1  # a repeated text: parse it
             live.cache["by_text"] = by_text
-        return by_text.get(text)
+        index = by_text.get(text, -1)
+        return (live.state.legal_actions()[index], index) if index >= 0 else None
 
     def _quote(self, message: str, text: str) -> str:
         """A rules error about ``text``, quoting at most ``max_echo`` characters of it."""
@@ -800,8 +845,11 @@ class GameService:
         decided: list[tuple[int, str]],
         state: State,
         status: str | None = None,
+        hints: Sequence[int] | None = None,
     ) -> None:
-        """Append ``decided`` plus the dice that follow it, then publish. Caller holds the lock."""
+        """Append ``decided`` plus the dice that follow it, then publish. Caller holds the lock.
+        ``hints``: each decided action's place in the legal actions where it was played (-1:
+        unknown), for the other processes (``LogEntry.hint``)."""
         view = get_view(live.row.game)
         counter = live.dice.counter
         new = list(decided)
@@ -822,6 +870,7 @@ class GameService:
             terminal = state.current_player() == TERMINAL
             if terminal:
                 status = "finished"
+            placed = [*(hints or [-1] * len(decided)), *[-1] * (len(new) - len(decided))]
             if new:
                 self.store.append_actions(
                     live.id,
@@ -829,6 +878,7 @@ class GameService:
                     new,
                     status=status,
                     result=state.returns() if terminal else None,
+                    hints=placed,
                 )
             elif status is not None:
                 self.store.set_status(live.id, status, seq=live.seq)
@@ -840,7 +890,7 @@ class GameService:
             live.dice.counter = counter
             raise
         first = live.seq + 1
-        entries = [LogEntry(first + i, a, t) for i, (a, t) in enumerate(new)]
+        entries = [LogEntry(first + i, a, t, placed[i]) for i, (a, t) in enumerate(new)]
         live.log.extend(entries)
         live.state = state
         live.last = last
@@ -963,11 +1013,14 @@ class GameService:
                 if change.first != live.seq + len(entries) + 1:
                     live.dice.counter = counter
                     return None  # a gap: read the log
+                hints = change.hints or (-1,) * len(change.actions)
                 for i, (actor, text) in enumerate(change.actions):
                     before = state
                     if before.is_chance_node():
                         chance_text(before, live.dice)  # keep the dice where the log is
-                    state = before.apply_text(text)
+                    # taken by its place where the text there is the same (no parse)
+                    action = listed_action(view, before, hints[i], text)
+                    state = before.apply_text(text) if action is None else before.apply(action)
                     seq = change.first + i
                     entries.append(LogEntry(seq, actor, text))
                     if actor >= 0:
@@ -1177,11 +1230,23 @@ class GameService:
         return text
 
     def _legal(self, live: LiveGame) -> tuple[list[str], Any]:
-        """The legal action texts and the board's move view of the seat to move (cached)."""
-        if "legal" not in live.cache:
+        """The legal action texts and the board's move view of the seat to move (cached; the
+        view read back from ``_legal_json``'s text, which is what updates need)."""
+        cache = live.cache
+        if "moves" not in cache:
+            cache["moves"] = orjson.loads(self._legal_json(live)[1])
+        return cache["legal"], cache["moves"]
+
+    def _legal_json(self, live: LiveGame) -> tuple[str, str]:
+        """The legal action texts and the move view of the seat to move as JSON text (cached;
+        the texts themselves are cached as ``legal``). A view may write its JSON without
+        building its objects (backgammon's click graph: ``legal_texts_and_json``)."""
+        cache = live.cache
+        if "moves_json" not in cache:
             view = get_view(live.row.game)
-            live.cache["legal"], live.cache["moves"] = legal_texts_and_view(view, live.state)
-        return live.cache["legal"], live.cache["moves"]
+            cache["legal"], cache["moves_json"] = legal_texts_and_json(view, live.state)
+            cache["legal_json"] = dumps(cache["legal"])
+        return cache["legal_json"], cache["moves_json"]
 
     def update_messages(
         self,
@@ -1218,8 +1283,8 @@ class GameService:
             return plain, None, None
         if for_mover is not None and not for_mover(to_move):
             return plain, None, None
-        legal, moves = self._legal(live)
-        return plain, f'{body},"legal":{dumps(legal)},"moves":{dumps(moves)}}}', to_move
+        legal, moves = self._legal_json(live)
+        return plain, f'{body},"legal":{legal},"moves":{moves}}}', to_move
 
     # -- records, replays, rematches --------------------------------------
     def record(self, game_id: str) -> Record:

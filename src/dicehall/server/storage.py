@@ -24,7 +24,7 @@ import json
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, TypeVar
@@ -125,6 +125,13 @@ class ActionRow:
     created: float
 
 
+#: the driver connections a PostgreSQL store appends on (as many appends at once; the others
+#: wait for one, at most ``RAW_WAIT`` seconds): the database refuses clients beyond its
+#: ``max_connections`` (100 by default), shared by every process and the SQLAlchemy pools
+RAW_CONNECTIONS = 8
+RAW_WAIT = 60.0
+
+
 class Store:
     """All database access of the server; thread-safe (one SQLAlchemy engine)."""
 
@@ -206,6 +213,11 @@ class Store:
         self._mark = "?" if self.is_sqlite else "%s"
         self._row5 = "(" + ", ".join([self._mark] * 5) + ")"
         self._sql: dict[Any, tuple[str, ...]] = {}
+        #: PostgreSQL: idle driver connections of the appends (``_pg_append``)
+        self._raw_idle: list[Any] = []
+        self._raw_lock = threading.Lock()
+        self._raw_slots = threading.BoundedSemaphore(RAW_CONNECTIONS)
+        self._raw_closed = False
         self.migrate()
 
     # -- schema ---------------------------------------------------------
@@ -255,9 +267,16 @@ class Store:
         store on the same PostgreSQL database, until ``stop`` is set (run it in a thread of
         its own). ``seq`` is the game's log length after the change; ``appended``: the
         actions of an append (``Appended``), None for any other change (read the game
-        again). On SQLite it returns at once."""
+        again). On SQLite it returns at once.
+
+        The notifications are taken from libpq itself (``pgconn.notifies`` once the socket is
+        readable) rather than through psycopg's ``Connection.notifies`` generator, whose
+        machinery per notification was most of this thread's time (6-10% of a worker's CPU
+        under the load benchmark); the wait for the socket releases the interpreter lock."""
         if self.is_sqlite:
             return
+        import selectors
+
         import psycopg
 
         dsn = self.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
@@ -265,17 +284,28 @@ class Store:
             try:
                 with psycopg.connect(dsn, autocommit=True) as conn:
                     conn.execute(f'LISTEN "{self.channel}"')
-                    while not stop.is_set():
-                        for note in conn.notifies(timeout=0.5):
-                            origin, game_id, seq, *rest = note.payload.split(" ", 3)
-                            if origin == self.origin:
+                    pgconn = conn.pgconn
+                    with selectors.DefaultSelector() as ready:
+                        ready.register(pgconn.socket, selectors.EVENT_READ)
+                        while not stop.is_set():
+                            if not ready.select(timeout=0.5):
                                 continue
-                            try:
-                                callback(game_id, int(seq), Appended.decode(rest))
-                            except Exception:  # one bad change must not deafen the process
-                                log.exception("handling the change of game %s failed", game_id)
+                            pgconn.consume_input()  # OperationalError once the link broke
+                            while (note := pgconn.notifies()) is not None:
+                                self._heard(note.extra.decode(), callback)
             except psycopg.OperationalError:  # the database went away: try again
                 stop.wait(1.0)
+
+    def _heard(self, payload: str, callback: Callable[[str, int, Appended | None], None]) -> None:
+        """One notification's ``payload`` to ``callback`` (``listen``); this store's own are
+        skipped, and a change whose handling fails is logged (it must not deafen the rest)."""
+        origin, game_id, seq, *rest = payload.split(" ", 3)
+        if origin == self.origin:
+            return
+        try:
+            callback(game_id, int(seq), Appended.decode(rest))
+        except Exception:
+            log.exception("handling the change of game %s failed", game_id)
 
     def write(self, work: Callable[[Any], T]) -> T:
         """Run ``work(conn)`` in a write transaction and return its result.
@@ -557,14 +587,17 @@ class Store:
         *,
         status: str | None = None,
         result: list[float] | None = None,
+        hints: Sequence[int] | None = None,
     ) -> None:
         """Append ``(actor, text)`` pairs as numbers ``first_seq``, ``first_seq + 1``, ... in one
         transaction (with the game's new status); ConflictError if a number is taken.
+        ``hints``: each action's place in the legal actions where it was played (-1: not
+        known), told to the other processes with the actions (``Appended.hints``).
 
         On SQLite, appends of many games that arrive together share one transaction (group
         commit: one disk flush for all of them); each caller returns once its own append is
         durable, or gets its own ConflictError."""
-        request = _Append(game_id, first_seq, actions, status, result, self.now())
+        request = _Append(game_id, first_seq, actions, status, result, self.now(), hints)
         if self.is_sqlite:
             # the writer thread is the only writer of the file; the rows go in as one
             # statement, which the log's key refuses whole (a number already in the log, or
@@ -573,16 +606,94 @@ class Store:
             if conflict is not None:
                 raise conflict
             return
-        with self.engine.begin() as conn:
-            conflict = self._write_append(conn, request)
+        conflict = self._pg_append(request)
         if conflict is not None:
             raise conflict
 
+    def _pg_append(self, r: _Append) -> ConflictError | None:
+        """The append ``r`` on PostgreSQL: its one statement (insert, update, notify) on a
+        connection of the driver's own in autocommit, outside SQLAlchemy's pool: the pool's
+        check-out with its pre-ping, the ``BEGIN`` and the ``COMMIT`` were three round trips
+        and about 5% of a worker's CPU at 500 games, for a statement that is atomic alone.
+        A connection that fails (``OperationalError``: one broken while idle, after a restart
+        of the database) is dropped with the idle ones, and the append tried once more on a
+        fresh one. Had the first attempt been committed before its connection broke, the
+        second finds its numbers taken and reports a conflict, which the service answers by
+        reading the game back (the move is in the log then)."""
+        import psycopg
+
+        # at most RAW_CONNECTIONS appends at once (each on its connection); the others wait
+        if not self._raw_slots.acquire(timeout=RAW_WAIT):
+            raise TimeoutError(f"no connection for an append in {RAW_WAIT:.0f} s")
+        try:
+            for attempt in range(2):
+                conn = self._raw_take()
+                try:
+                    with conn.cursor() as cur:
+                        return self._pg_execute(cur, r, psycopg.IntegrityError)
+                except psycopg.OperationalError:
+                    conn.close()
+                    self._raw_clear()
+                    if attempt:
+                        raise
+                    continue
+                except BaseException:
+                    conn.close()
+                    raise
+                finally:
+                    if not conn.closed:
+                        self._raw_give(conn)
+            raise AssertionError("unreachable")
+        finally:
+            self._raw_slots.release()
+
+    def _raw_take(self) -> Any:
+        """A driver connection (autocommit) for ``_pg_append``: an idle one, or a new one
+        (the caller holds one of the ``RAW_CONNECTIONS`` slots, so there are never more)."""
+        with self._raw_lock:
+            if self._raw_idle:
+                return self._raw_idle.pop()
+        import psycopg
+
+        dsn = self.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+        return psycopg.connect(dsn, autocommit=True, connect_timeout=10)
+
+    def _raw_give(self, conn: Any) -> None:
+        with self._raw_lock:
+            if not self._raw_closed:
+                self._raw_idle.append(conn)
+                return
+        conn.close()
+
+    def _raw_clear(self) -> None:
+        """Close the idle driver connections (after one failed: the others may be dead)."""
+        with self._raw_lock:
+            idle, self._raw_idle = self._raw_idle, []
+        for conn in idle:
+            with contextlib.suppress(Exception):
+                conn.close()
+
     def _write_append(self, conn: Any, r: _Append) -> ConflictError | None:
-        """The append ``r`` in the transaction of ``conn``, through the driver's own cursor
-        with SQL written once per shape: the hottest write of the server (one per action),
-        where building SQLAlchemy expressions cost more than the database. Returns the
-        conflict (nothing written) if an action number is taken."""
+        """The SQLite append ``r`` in the transaction of ``conn`` (the writer thread's),
+        through the driver's own cursor with SQL written once per shape: the hottest write of
+        the server (one per action), where building SQLAlchemy expressions cost more than the
+        database. Returns the conflict (nothing written) if an action number is taken.
+        PostgreSQL appends go through ``_pg_append``."""
+        sql, params, values = self._append_sql(r)
+        cur = conn.connection.cursor()
+        try:
+            try:
+                cur.execute(sql[0], params)
+            except conn.dialect.dbapi.IntegrityError:
+                return r.conflict()
+            cur.execute(sql[1], values)
+        finally:
+            cur.close()
+        return None
+
+    def _append_sql(self, r: _Append) -> tuple[tuple[str, ...], list[Any], list[Any]]:
+        """The SQL of the append ``r`` (written once per shape: how many actions, whether the
+        status and the result change) and its parameters: the rows', then the update's."""
         n = len(r.actions)
         params: list[Any] = []
         for i, (actor, text) in enumerate(r.actions):
@@ -620,27 +731,27 @@ class Store:
                     "SELECT pg_notify(%s, %s)",
                 )
             self._sql[shape] = sql
-        cur = conn.connection.cursor()
+        return sql, params, values
+
+    def _pg_execute(self, cur: Any, r: _Append, integrity: type[Exception]) -> ConflictError | None:
+        """Run the PostgreSQL append ``r`` (one statement, ``_append_sql``) on the driver
+        cursor ``cur``; the conflict if an action number is taken (``integrity``: the
+        driver's error for it)."""
+        sql, params, values = self._append_sql(r)
+        n = len(r.actions)
+        payload = f"{self.origin} {r.game_id} {r.first_seq + n - 1}"
+        # the actions themselves, so the other processes apply them without reading
+        # the log back (a NOTIFY payload holds 8000 bytes: longer ones are read)
+        told: list[Any] = [r.first_seq, r.status, r.actions]
+        if r.hints is not None and any(h >= 0 for h in r.hints):
+            told.append(list(r.hints))
+        body = json.dumps(told, separators=(",", ":"))
+        if len(payload) + len(body) < 7900:
+            payload += " " + body
         try:
-            if self.is_sqlite:
-                try:
-                    cur.execute(sql[0], params)
-                except conn.dialect.dbapi.IntegrityError:
-                    return r.conflict()
-                cur.execute(sql[1], values)
-            else:
-                payload = f"{self.origin} {r.game_id} {r.first_seq + n - 1}"
-                # the actions themselves, so the other processes apply them without reading
-                # the log back (a NOTIFY payload holds 8000 bytes: longer ones are read)
-                body = json.dumps([r.first_seq, r.status, r.actions], separators=(",", ":"))
-                if len(payload) + len(body) < 7900:
-                    payload += " " + body
-                try:
-                    cur.execute(sql[0], [*params, *values, self.channel, payload])
-                except conn.dialect.dbapi.IntegrityError:
-                    return r.conflict()
-        finally:
-            cur.close()
+            cur.execute(sql[0], [*params, *values, self.channel, payload])
+        except integrity:
+            return r.conflict()
         return None
 
     def _write_group(self, batch: list[_Job[Any]]) -> None:
@@ -695,6 +806,7 @@ class Store:
     def drop_all(self) -> None:
         """Remove this store's tables, and those of the modules on it (tests clean up)."""
         self._drop_writer()
+        self._raw_clear()  # the appends' connections go with the tables
         self.metadata.drop_all(self.engine)
         with self.engine.begin() as conn:
             for name in MODULE_TABLES:
@@ -705,6 +817,9 @@ class Store:
 
     def close(self) -> None:
         self._drop_writer()
+        with self._raw_lock:
+            self._raw_closed = True
+        self._raw_clear()
         self.engine.dispose()
 
 
@@ -716,6 +831,10 @@ class Appended:
     first: int
     status: str | None
     actions: tuple[tuple[int, str], ...]
+    #: each action's place in the legal actions of its position (-1: not known), as the
+    #: writer found it; empty: none known. The listener takes an action by its place when the
+    #: text there is the same (``views.listed_action``), instead of parsing the text
+    hints: tuple[int, ...] = ()
 
     @property
     def last(self) -> int:
@@ -728,11 +847,14 @@ class Appended:
         if not rest:
             return None
         try:
-            first, status, actions = json.loads(rest[0])
+            first, status, actions, *more = json.loads(rest[0])
+            told = tuple((int(a), str(t)) for a, t in actions)
+            hints = tuple(int(h) for h in more[0]) if more else ()
             return Appended(
                 int(first),
                 status if isinstance(status, str) else None,
-                tuple((int(a), str(t)) for a, t in actions),
+                told,
+                hints if len(hints) == len(told) else (),
             )
         except (ValueError, TypeError):
             return None
@@ -748,6 +870,7 @@ class _Append:
     status: str | None
     result: list[float] | None
     now: float
+    hints: Sequence[int] | None = None
 
     def conflict(self) -> ConflictError:
         return ConflictError(

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any, Protocol, runtime_checkable
 
+import orjson
+
 from dicehall.core.declaration import FunctionsOverride
 from dicehall.core.game import State
 from dicehall.core.registry import game_entry
@@ -52,9 +54,24 @@ class WebView(Protocol):
         ...
 
 
-#: The method names of a web view (``legal_texts_and_view`` is optional: a view that has it
-#: computes the legal texts and its legal view together, for speed).
-VIEW_METHODS = ("state_view", "legal_view", "move_view", "summary", "legal_texts_and_view")
+#: The method names of a web view (``legal_texts_and_view``, ``legal_texts_and_json`` and
+#: ``listed_action`` are optional: a view that has the first two computes the legal texts and
+#: its legal view together, the second with the view as JSON text, for speed; the third finds
+#: a listed action by its place and text, see ``listed_action`` below).
+VIEW_METHODS = (
+    "state_view",
+    "legal_view",
+    "move_view",
+    "summary",
+    "legal_texts_and_view",
+    "legal_texts_and_json",
+    "listed_action",
+)
+
+
+def view_json(moves: Any) -> str:
+    """A legal view as the JSON text the server sends (as ``messages.dumps`` writes it)."""
+    return orjson.dumps(moves, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 def legal_texts_and_view(view: WebView, state: State) -> tuple[list[str], Any]:
@@ -65,6 +82,38 @@ def legal_texts_and_view(view: WebView, state: State) -> tuple[list[str], Any]:
         texts, moves = both(state)
         return list(texts), moves
     return state.legal_texts(), view.legal_view(state)
+
+
+def legal_texts_and_json(view: WebView, state: State) -> tuple[list[str], str]:
+    """``legal_texts_and_view`` with the view as JSON text (``view_json``), through the
+    view's own ``legal_texts_and_json`` where it has one (it may write the text directly,
+    without building the view's objects first)."""
+    both = getattr(view, "legal_texts_and_json", None)
+    if both is not None:
+        texts, moves = both(state)
+        return list(texts), moves
+    texts, view_obj = legal_texts_and_view(view, state)
+    return texts, view_json(view_obj)
+
+
+def listed_action(view: WebView, state: State, index: int, text: str) -> Any:
+    """The legal action at ``index`` in ``state.legal_actions()`` if its canonical text is
+    ``text``, else None (then the caller parses ``text``). Another process names the actions
+    it appended by their place (``storage.Appended.hints``); taken by it, they are not parsed
+    again, but only where the text there is the same: a process of another version, or a
+    wrong place, costs the parse, never a different action. A view may know the text at a
+    place more cheaply than the game formats it (``listed_action`` of the view; None there
+    also means "parse it")."""
+    if index < 0:
+        return None
+    own = getattr(view, "listed_action", None)
+    if own is not None:
+        return own(state, index, text)
+    actions = state.legal_actions()
+    if index >= len(actions):
+        return None
+    action = actions[index]
+    return action if state.action_to_text(action) == text else None
 
 
 class GenericView:
@@ -84,6 +133,10 @@ class GenericView:
 
     def legal_texts_and_view(self, state: State) -> tuple[list[str], Any]:
         return state.legal_texts(), self.legal_view(state)
+
+    def legal_texts_and_json(self, state: State) -> tuple[list[str], str]:
+        texts, moves = self.legal_texts_and_view(state)
+        return list(texts), view_json(moves)
 
 
 class FunctionsView(FunctionsOverride, GenericView):

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import orjson
 
 from dicehall.core.game import State
 from dicehall.games.backgammon.board import Step
@@ -34,7 +35,7 @@ from dicehall.games.backgammon.rules import (
     Play,
     move_step,
 )
-from dicehall.server.views import FunctionsView
+from dicehall.server.views import FunctionsView, view_json
 
 
 def _bg(state: State) -> BackgammonState:
@@ -147,33 +148,7 @@ def legal_texts_and_view(state: State) -> tuple[list[str], dict[str, Any]]:
         # a cube or resignation question: the buttons to show are the legal answers
         answers = s.legal_texts()
         return answers, {"seat": s.current_player(), "nodes": [], "choices": answers}
-    assert s.dice is not None
-    d1, d2 = s.dice
-    dice = (d1,) * 4 if d1 == d2 else (max(d1, d2), min(d1, d2))
-    board0 = s.board
-    legal = s._legal
-    rows = legal.rows()
-    click_graph, text_keys = _kernels()
-    start = np.frombuffer(bytes(board0[0] + board0[1]), dtype=np.int8).reshape(2, 26)
-    keys = text_keys(start, rows)
-    raw, width = keys.tobytes(), keys.shape[1]
-    texts: list[str] = []
-    cache = _TEXTS
-    for i in range(len(rows)):
-        key = raw[i * width : (i + 1) * width]
-        text = cache.get(key)
-        if text is None:
-            text = format_play(board0, legal.steps(i))
-            if len(cache) >= _TEXTS_MAX:
-                cache.clear()
-            cache[key] = text
-        texts.append(text)
-    # move_view of the play chosen finds its steps by its place instead of parsing its text
-    s._cache[_INDEX_KEY] = dict(zip(texts, range(len(texts)), strict=True))
-    # legal_actions() is the plays in the kernel's order, then the resignation offers
-    resign = [str(a) for a in s.legal_actions()[len(texts) :]]
-    # the finals are the kernel's rows of the plays, so final ``f`` is the ``f``-th text
-    boards, pips, rests, finals, edges = click_graph(start, np.array(dice, dtype=np.int64), rows)
+    texts, resign, dice, (boards, pips, rests, finals, edges) = _texts_and_graph(s)
     left = [[d for i, d in enumerate(dice) if mask >> i & 1] for mask in range(1 << len(dice))]
     nodes: list[dict[str, Any]] = [
         {
@@ -194,6 +169,93 @@ def legal_texts_and_view(state: State) -> tuple[list[str], dict[str, Any]]:
     assert nodes, "a decision has a legal play"
     out = [nodes[-1], *nodes[:-1]]
     return [*texts, *resign], {"seat": s.turn, "nodes": out, "choices": resign}
+
+
+def legal_texts_and_json(state: State) -> tuple[list[str], str]:
+    """``legal_texts_and_view`` with the view as the JSON text the server sends, the same
+    bytes as ``view_json`` of that view: the nodes are written by a compiled kernel
+    (``clickgraph.graph_json``) straight from the walk's arrays. Building the view's
+    dictionaries and serialising them was most of the cost of the mover's view (a double's
+    graph has about 100 nodes and 200 edges), and freeing them again a part of the next."""
+    s = _bg(state)
+    if not s.is_checker_play():
+        texts, moves = legal_texts_and_view(s)
+        return texts, view_json(moves)
+    texts, resign, dice, graph = _texts_and_graph(s)
+    assert len(graph[0]), "a decision has a legal play"
+    buf, marks = _graph_json()(*graph, np.array(dice, dtype=np.int64))
+    parts = buf.tobytes().split(b"\x00")  # a TEXT_MARK where each final's text goes
+    pieces = [b'{"seat":', str(s.turn).encode(), b',"nodes":', parts[0]]
+    for f, part in zip(marks.tolist(), parts[1:], strict=True):
+        pieces.append(orjson.dumps(texts[f]))
+        pieces.append(part)
+    pieces += (b',"choices":', orjson.dumps(resign), b"}")
+    return [*texts, *resign], b"".join(pieces).decode()
+
+
+def _texts_and_graph(s: BackgammonState) -> tuple[list[str], list[str], tuple[int, ...], Any]:
+    """The play texts of a checker play (in the listing's order), the resignation offers
+    after them, the dice as the graph takes them (highest first, four of a double) and
+    ``clickgraph.click_graph``'s arrays."""
+    assert s.dice is not None
+    d1, d2 = s.dice
+    dice = (d1,) * 4 if d1 == d2 else (max(d1, d2), min(d1, d2))
+    board0 = s.board
+    legal = s._legal
+    rows = legal.rows()
+    click_graph, text_keys = _kernels()
+    start = np.frombuffer(bytes(board0[0] + board0[1]), dtype=np.int8).reshape(2, 26)
+    keys = np.ascontiguousarray(text_keys(start, rows))
+    # each row as one bytes object (numpy's bytes type would drop trailing zeros; void keeps
+    # them), looked up all at once; only the texts not seen yet are formatted
+    raw: list[Any] = keys.view(np.dtype((np.void, keys.shape[1]))).ravel().tolist()
+    cache = _TEXTS
+    found: list[str | None] = list(map(cache.get, raw))
+    if None in found:
+        for i, key in enumerate(raw):
+            if found[i] is None:
+                text = format_play(board0, legal.steps(i))
+                if len(cache) >= _TEXTS_MAX:
+                    cache.clear()
+                found[i] = cache[key] = text
+    texts: list[str] = found  # type: ignore[assignment]  # every one is found now
+    # move_view of the play chosen finds its steps by its place instead of parsing its text
+    s._cache[_INDEX_KEY] = dict(zip(texts, range(len(texts)), strict=True))
+    # legal_actions() is the plays in the kernel's order, then the resignation offers
+    resign = [str(a) for a in s.legal_actions()[len(texts) :]]
+    # the finals are the kernel's rows of the plays, so final ``f`` is the ``f``-th text
+    graph = click_graph(start, np.array(dice, dtype=np.int64), rows)
+    return texts, resign, dice, graph
+
+
+def listed_action(state: State, index: int, text: str) -> Any:
+    """The play at ``index`` of the listing if its text is ``text`` (``views.listed_action``):
+    the text of one play is found by its key (``clickgraph.text_keys`` of its row) in the
+    cache of texts, which a process fills as it lists plays; a text not seen yet here, or a
+    different one, gives None (the caller parses ``text``). Any other decision (the cube's,
+    a resignation) is found by its place and its formatted text."""
+    s = _bg(state)
+    if not s.is_checker_play():
+        actions = s.legal_actions()
+        if not 0 <= index < len(actions):
+            return None
+        return actions[index] if s.action_to_text(actions[index]) == text else None
+    legal = s._legal
+    if not 0 <= index < len(legal):
+        return None
+    board0 = s.board
+    start = np.frombuffer(bytes(board0[0] + board0[1]), dtype=np.int8).reshape(2, 26)
+    key = _kernels()[1](start, legal.rows()[index : index + 1]).tobytes()
+    if _TEXTS.get(key) != text:
+        return None
+    return legal[index]
+
+
+def _graph_json() -> Any:
+    """The compiled writer of the graph's JSON (imported on first use, as ``_kernels``)."""
+    from dicehall.games.backgammon.clickgraph import graph_json
+
+    return graph_json
 
 
 def _kernels() -> Any:
@@ -258,4 +320,6 @@ VIEW = FunctionsView(
     move_view=move_view,
     summary=summary,
     legal_texts_and_view=legal_texts_and_view,
+    legal_texts_and_json=legal_texts_and_json,
+    listed_action=listed_action,
 )
