@@ -6,6 +6,7 @@ Imported by the test modules (not a conftest.py: two conftest.py files in direct
 
 from __future__ import annotations
 
+import socket
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,6 +20,13 @@ pytest.importorskip("sqlalchemy")
 from dicehall.server.storage import Store
 
 POSTGRES_URL = "postgresql://postgres@127.0.0.1:5432/test"
+
+
+def free_port() -> int:
+    """A TCP port on the loopback that nothing listens on now (for a test's own server)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
 
 
 def postgres_store() -> Store:

@@ -10,7 +10,6 @@ deadlines below): a test that failed by hanging cost a whole CI run before.
 from __future__ import annotations
 
 import json
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -18,7 +17,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from dicehall_server_fixtures import POSTGRES_URL  # noqa: F401  (imports fastapi or skips)
+from dicehall_server_fixtures import (
+    POSTGRES_URL,  # noqa: F401  (imports fastapi or skips)
+    free_port,
+)
 
 from dicehall.server.service import GameService, LiveGame, LogEntry
 from dicehall.server.storage import Appended, Store
@@ -29,12 +31,6 @@ ws_client = pytest.importorskip("websockets.sync.client")
 #: seconds any one wait may take before the test fails (a ceiling: the waits end as soon as
 #: what they wait for arrives; the kernels are compiled before, see ``two_fixture``)
 WAIT = 60.0
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 class Served:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -167,8 +169,10 @@ def test_an_undecodable_payload_means_read_the_game() -> None:
     )
 
 
-@pytest.mark.postgres
-def test_a_postgresql_notification_carries_the_append() -> None:
+@contextmanager
+def listening_store() -> Iterator[tuple[Store, Store, list[tuple[str, int, Appended | None]]]]:
+    """A PostgreSQL store to write with, a second one on the same tables whose listener
+    thread collects every notification it hears, and that list; all torn down after."""
     writer = postgres_store()
     reader = Store(writer.url, prefix=writer.prefix)
     got: list[tuple[str, int, Appended | None]] = []
@@ -176,8 +180,19 @@ def test_a_postgresql_notification_carries_the_append() -> None:
     listener = threading.Thread(
         target=reader.listen, args=(lambda *note: got.append(note), stop), daemon=True
     )
+    listener.start()
     try:
-        listener.start()
+        yield writer, reader, got
+    finally:
+        stop.set()
+        listener.join(5)
+        reader.close()
+        writer.drop_all()
+
+
+@pytest.mark.postgres
+def test_a_postgresql_notification_carries_the_append() -> None:
+    with listening_store() as (writer, _, got):
         time.sleep(1.0)  # LISTEN is in place
         from test_server_storage import make_row
 
@@ -194,44 +209,32 @@ def test_a_postgresql_notification_carries_the_append() -> None:
             2,
             Appended(1, "playing", ((-1, "3-1"), (0, "8/5 6/5")), (-1, 4)),
         )
-    finally:
-        stop.set()
-        listener.join(5)
-        reader.close()
-        writer.drop_all()
 
 
 @pytest.mark.postgres
 def test_the_listener_comes_back_after_its_connection_is_killed() -> None:
     """The listener reads notifications from libpq's socket; when its connection dies (the
     database restarted, or killed it), it connects again and goes on hearing."""
-    writer = postgres_store()
-    reader = Store(writer.url, prefix=writer.prefix)
-    got: list[tuple[str, int, Appended | None]] = []
-    stop = threading.Event()
-    listener = threading.Thread(
-        target=reader.listen, args=(lambda *note: got.append(note), stop), daemon=True
-    )
 
-    def listening() -> list[int]:
-        with writer.engine.connect() as conn:
-            rows = conn.exec_driver_sql(
-                "SELECT pid FROM pg_stat_activity WHERE query = %s",
-                (f'LISTEN "{reader.channel}"',),
-            )
-            return [r[0] for r in rows]
+    with listening_store() as (writer, reader, got):
 
-    def wait_for(what: Any, seconds: float = 20) -> Any:
-        deadline = time.time() + seconds
-        while time.time() < deadline:
-            found = what()
-            if found:
-                return found
-            time.sleep(0.05)
-        pytest.fail("waited in vain")
+        def listening() -> list[int]:
+            with writer.engine.connect() as conn:
+                rows = conn.exec_driver_sql(
+                    "SELECT pid FROM pg_stat_activity WHERE query = %s",
+                    (f'LISTEN "{reader.channel}"',),
+                )
+                return [r[0] for r in rows]
 
-    try:
-        listener.start()
+        def wait_for(what: Any, seconds: float = 20) -> Any:
+            deadline = time.time() + seconds
+            while time.time() < deadline:
+                found = what()
+                if found:
+                    return found
+                time.sleep(0.05)
+            pytest.fail("waited in vain")
+
         first = wait_for(listening)
         from test_server_storage import make_row
 
@@ -243,11 +246,6 @@ def test_the_listener_comes_back_after_its_connection_is_killed() -> None:
         writer.append_actions("pg2", 1, [(-1, "3-1")], status="playing")
         wait_for(lambda: len(got) > 1)
         assert got[-1] == ("pg2", 1, Appended(1, "playing", ((-1, "3-1"),)))
-    finally:
-        stop.set()
-        listener.join(5)
-        reader.close()
-        writer.drop_all()
 
 
 def test_serve_freezes_what_start_up_made(tmp_path: Path) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -16,17 +15,12 @@ from typing import Any
 
 import httpx
 import pytest
+from dicehall_server_fixtures import free_port
 from websockets.sync.client import ClientConnection, connect
 
 pytestmark = pytest.mark.postgres
 
 ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 class Server:
