@@ -143,3 +143,9 @@ python benchmarks/accuracy_backgammon.py benchmarks/results/backgammon_holdout_g
     $R/7e_inputs219.npz runs/fit8a/w.npz runs/fit8b/w.npz runs/fit8c/w.npz
 for x in a b c; do python benchmarks/accuracy_backgammon.py --choices 10000 --gnubg-plies 2 \
     --gnubg-procs 1 $R/7e_inputs219.npz runs/fit8$x/w.npz; done
+# 8d. gnubg 1-ply targets of positions from self-play of 7e (seed 16), started for a
+#     later step and stopped after 46 chunks (--chunks 46 makes the same ones); not used
+#     by any net yet. The 46 target files are committed in sup4_gnubg1ply_7e/.
+mkdir -p runs/sup4 && cp -n $R/sup4_gnubg1ply_7e/targets-*.npz runs/sup4/
+$SV --out runs/sup4 --chunks 400 --seed 16 --start $R/7e_inputs219.npz --teacher-plies 1 \
+    --gnubg-procs 2 --data-only

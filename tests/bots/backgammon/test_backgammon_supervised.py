@@ -176,3 +176,19 @@ def test_fit_only_fits_the_target_files_there_and_makes_no_data(tmp_path) -> Non
     assert not np.array_equal(net.w2, Network.load().w2)  # it did learn
     with pytest.raises(SystemExit):
         sv.main([*args, "--data-only"])
+
+
+def test_committed_one_ply_targets_are_remade_from_their_seed() -> None:
+    """make.sh step 6 ran on to 600 chunks on 5 Dec 2026: the committed target files
+    record boards that the seeded self-play of 4_final.npz (seed 9) makes again, bit for
+    bit, for the first chunk of the first run and the last of the second, so a stopped
+    run resumes with the same data."""
+    sup = RESULTS / "backgammon_supervised"
+    start = Network.load(sup / "4_final.npz").params()
+    for chunk in (0, 599):
+        with np.load(sup / "sup3_gnubg1ply" / f"targets-{chunk:04d}.npz") as f:
+            committed, targets, plies = f["boards"], f["targets"], int(f["plies"])
+        assert plies == 1 and targets.shape == (1000, 5)
+        assert ((targets >= 0) & (targets <= 1)).all()
+        remade = sv.sample_positions(1000, sv._chunk_seed(9, chunk), 0.1, *start)
+        assert np.array_equal(remade, committed)
