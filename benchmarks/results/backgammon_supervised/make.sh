@@ -144,8 +144,16 @@ python benchmarks/accuracy_backgammon.py benchmarks/results/backgammon_holdout_g
 for x in a b c; do python benchmarks/accuracy_backgammon.py --choices 10000 --gnubg-plies 2 \
     --gnubg-procs 1 $R/7e_inputs219.npz runs/fit8$x/w.npz; done
 # 8d. gnubg 1-ply targets of positions from self-play of 7e (seed 16), started for a
-#     later step and stopped after 46 chunks (--chunks 46 makes the same ones); not used
-#     by any net yet. The 46 target files are committed in sup4_gnubg1ply_7e/.
+#     later step and stopped after 235 chunks (--chunks 235 makes the same ones); not used
+#     by any net yet. The 235 target files are committed in sup4_gnubg1ply_7e/.
 mkdir -p runs/sup4 && cp -n $R/sup4_gnubg1ply_7e/targets-*.npz runs/sup4/
 $SV --out runs/sup4 --chunks 400 --seed 16 --start $R/7e_inputs219.npz --teacher-plies 1 \
     --gnubg-procs 2 --data-only
+# 8e. how 8c was judged (docs/bots/backgammon.md, step 8): games against gnubg 0-ply on
+#     seeds 1, 5 and 3 for 7e and 8c (seed 1 of 7e is the committed
+#     strength_0ply_gnubg0_inputs219_7e.jsonl), and pubeval
+for s in 1 5 3; do for n in 7e_inputs219 8c_more1ply; do
+  python benchmarks/strength_backgammon.py 0ply gnubg:0 --games 2000 --seed $s --workers 1 \
+      --weights $R/$n.npz --out runs/strength_seed${s}_$n.jsonl --resume
+done; done
+python benchmarks/strength_backgammon.py 0ply pubeval --games 10000 --seed 1 --weights $R/8c_more1ply.npz
