@@ -119,3 +119,41 @@ python benchmarks/accuracy_backgammon.py benchmarks/results/backgammon_holdout_g
     runs/fit7e/w.npz
 python benchmarks/accuracy_backgammon.py --choices 10000 --gnubg-plies 2 --gnubg-procs 1 \
     $R/4_final.npz $R/7e_inputs219.npz
+
+# 8. (5 Dec 2026, 2-core machine) step 6's command run on to --chunks 600 (270,000 more
+#    gnubg 1-ply targets; the 600 target files are committed in sup3_gnubg1ply/), then
+#    fine-tunes of the shipped net 7e with a falling step size (batch 256, --fit-only):
+#    8a on step 7's 364 chunks (lr 2e-4, 4 epochs; schedule alone), 8b on the 34 2-ply
+#    chunks and 1-ply chunks 0-559 (lr 3e-4, 6 epochs), 8c on all 634 (lr 5e-4, 12
+#    epochs). Logs: log_fit8{a,b,c}.jsonl; about 30 to 60 s an epoch.
+mkdir -p runs/sup3 && cp -n $R/sup3_gnubg1ply/targets-*.npz runs/sup3/
+link8() {  # link8 DIR N: the 34 2-ply chunks, then 1-ply chunks 0..N-1 (the last held out)
+  mkdir -p "$1"; k=0
+  for i in $(seq 0 33); do ln -sf ../../$R/sup2_gnubg2ply/targets-$(printf %04d $i).npz \
+    "$1"/targets-$(printf %04d $k).npz; k=$((k+1)); done
+  for i in $(seq 0 $(($2 - 1))); do ln -sf ../../$R/sup3_gnubg1ply/targets-$(printf %04d $i).npz \
+    "$1"/targets-$(printf %04d $k).npz; k=$((k+1)); done
+}
+link8 runs/fit8a 330; link8 runs/fit8b 560; link8 runs/fit8c 600
+FIT="--start $R/7e_inputs219.npz --batch 256 --fit-only --hidden 256"
+$SV --out runs/fit8a --chunks 364 --seed 13 $FIT --epochs 4 --lr 0.0002 --export runs/fit8a/w.npz
+$SV --out runs/fit8b --chunks 594 --seed 14 $FIT --epochs 6 --lr 0.0003 --export runs/fit8b/w.npz
+$SV --out runs/fit8c --chunks 634 --seed 15 $FIT --epochs 12 --lr 0.0005 --export runs/fit8c/w.npz
+python benchmarks/accuracy_backgammon.py benchmarks/results/backgammon_holdout_gnubg2ply.npz \
+    $R/7e_inputs219.npz runs/fit8a/w.npz runs/fit8b/w.npz runs/fit8c/w.npz
+for x in a b c; do python benchmarks/accuracy_backgammon.py --choices 10000 --gnubg-plies 2 \
+    --gnubg-procs 1 $R/7e_inputs219.npz runs/fit8$x/w.npz; done
+# 8d. gnubg 1-ply targets of positions from self-play of 7e (seed 16), started for a
+#     later step and stopped after 235 chunks (--chunks 235 makes the same ones); not used
+#     by any net yet. The 235 target files are committed in sup4_gnubg1ply_7e/.
+mkdir -p runs/sup4 && cp -n $R/sup4_gnubg1ply_7e/targets-*.npz runs/sup4/
+$SV --out runs/sup4 --chunks 400 --seed 16 --start $R/7e_inputs219.npz --teacher-plies 1 \
+    --gnubg-procs 2 --data-only
+# 8e. how 8c was judged (docs/bots/backgammon.md, step 8): games against gnubg 0-ply on
+#     seeds 1, 5 and 3 for 7e and 8c (seed 1 of 7e is the committed
+#     strength_0ply_gnubg0_inputs219_7e.jsonl), and pubeval
+for s in 1 5 3; do for n in 7e_inputs219 8c_more1ply; do
+  python benchmarks/strength_backgammon.py 0ply gnubg:0 --games 2000 --seed $s --workers 1 \
+      --weights $R/$n.npz --out runs/strength_seed${s}_$n.jsonl --resume
+done; done
+python benchmarks/strength_backgammon.py 0ply pubeval --games 10000 --seed 1 --weights $R/8c_more1ply.npz
