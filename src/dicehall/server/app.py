@@ -458,27 +458,13 @@ def tune_gc() -> None:
     cost much; under the same benchmark (50 games, 30 s) they took 1.46 s of CPU (1,054
     passes, about 15% of the server's time) with Python's thresholds, 0.03 s (one pass) with
     these, at the same memory (257-259 MiB). Full passes stay possible, ten times rarer than
-    the middle generation's.
-
-    A young pass stops every connection of the process (it holds the interpreter lock): at
-    500 games on two workers (5 December 2026) a pass over 50,000 objects took 20-45 ms of
-    CPU and 45-170 ms of wall time (the other processes share the cores meanwhile), the
-    longest stalls of the event loop, and most of the young objects were still alive
-    (connections, games in play). So the young generation is 10,000 objects (passes a fifth
-    as long, five times as often) and the middle one is collected after 100 young passes,
-    as often as before (every 1,000,000 objects), not five times as often.
-
-    And the interpreter hands its lock over every 1 ms (Python's default: 5 ms): the event
-    loop (every frame read and sent) waits for the lock whenever a worker thread builds an
-    update, up to the interval each time."""
+    the middle generation's."""
     import gc
-    import sys
 
     warm_up()
     gc.collect()
     gc.freeze()
-    gc.set_threshold(10_000, 100, 10)
-    sys.setswitchinterval(0.001)
+    gc.set_threshold(50_000, 20, 10)
 
 
 ENV_DB = "DICEHALL_DB"
