@@ -611,8 +611,9 @@ class Store:
             raise conflict
 
     def _pg_append(self, r: _Append) -> ConflictError | None:
-        """The append ``r`` on PostgreSQL: its one statement (insert, update, notify) on a
-        connection of the driver's own in autocommit, outside SQLAlchemy's pool: the pool's
+        """The append ``r`` on PostgreSQL: its one statement (insert, update), then its
+        notification (``_pg_execute``), on a connection of the driver's own in autocommit,
+        outside SQLAlchemy's pool: the pool's
         check-out with its pre-ping, the ``BEGIN`` and the ``COMMIT`` were three round trips
         and about 5% of a worker's CPU at 500 games, for a statement that is atomic alone.
         A connection that fails (``OperationalError``: one broken while idle, after a restart
