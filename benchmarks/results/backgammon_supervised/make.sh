@@ -192,3 +192,16 @@ for x in b c d; do python benchmarks/accuracy_backgammon.py --choices 10000 --gn
     --gnubg-procs 1 $R/8c_more1ply.npz runs/fit9$x/w.npz; done
 python benchmarks/accuracy_backgammon.py --choices 10000 --gnubg-plies 2 --gnubg-procs 1 \
     runs/fit9c/w.npz runs/fit9d/w.npz
+# 9e. how 9d was judged in games (docs/bots/backgammon.md, step 9): step 8e's commands
+#     with 9d (out files runs/strength_seed${s}_9d.jsonl, committed as
+#     benchmarks/results/strength_0ply_gnubg0_seed${s}_9d.jsonl), pubeval, and the expert
+#     (stopped by the time available; --resume goes on)
+for s in 1 5 3; do
+  python benchmarks/strength_backgammon.py 0ply gnubg:0 --games 2000 --seed $s --workers 1 \
+      --weights $R/9d_sup4_32ep.npz --out runs/strength_seed${s}_9d.jsonl --resume
+done
+python benchmarks/strength_backgammon.py 0ply pubeval --games 10000 --seed 1 --weights $R/9d_sup4_32ep.npz
+python benchmarks/strength_backgammon.py expert gnubg:0 --games 2000 --seed 1 --workers 1 \
+    --weights $R/9d_sup4_32ep.npz --out benchmarks/results/strength_expert_gnubg0_9d.jsonl --resume
+python benchmarks/strength_backgammon.py expert pubeval --games 2000 --seed 1 --workers 1 \
+    --weights $R/9d_sup4_32ep.npz --out benchmarks/results/strength_expert_pubeval_9d.jsonl --resume
