@@ -157,3 +157,51 @@ for s in 1 5 3; do for n in 7e_inputs219 8c_more1ply; do
       --weights $R/$n.npz --out runs/strength_seed${s}_$n.jsonl --resume
 done; done
 python benchmarks/strength_backgammon.py 0ply pubeval --games 10000 --seed 1 --weights $R/8c_more1ply.npz
+
+# 9. (5 Dec 2026, morning, 2-core machine) 8d's command run on from chunk 235 to 385
+#    (150,000 more gnubg 1-ply targets of positions from 7e's self-play, seed 16;
+#    about 11 chunks a minute niced; stopped there, the 385 target files are committed
+#    in sup4_gnubg1ply_7e/, --chunks 385 makes the same ones), then fine-tunes of the
+#    shipped net 8c on all 1,019 chunks (the 34 2-ply, the 600 sup3 1-ply, the 385 sup4
+#    1-ply; the last sup4 chunk held out), batch 256, --fit-only, the step size falling
+#    linearly to a tenth. Logs: log_fit9{a,b,c,d}.jsonl; about 10 to 60 s an epoch, the
+#    load deciding (a first 9d, lr 7e-4 for 24 epochs, was stopped after 3 epochs to free
+#    the cores; its 4 lines open log_fit9d.jsonl, the 33 of the real 9d follow). 9c and
+#    9d are committed as 9c_sup4_16ep.npz and 9d_sup4_32ep.npz.
+mkdir -p runs/sup4 && cp -n $R/sup4_gnubg1ply_7e/targets-*.npz runs/sup4/
+$SV --out runs/sup4 --chunks 385 --seed 16 --start $R/7e_inputs219.npz --teacher-plies 1 \
+    --gnubg-procs 2 --data-only
+link9() {  # link9 DIR: the 34 2-ply chunks, 1-ply sup3 chunks 0-599, sup4 chunks 0-384
+  mkdir -p "$1"; k=0
+  for i in $(seq 0 33); do ln -sf ../../$R/sup2_gnubg2ply/targets-$(printf %04d $i).npz \
+    "$1"/targets-$(printf %04d $k).npz; k=$((k+1)); done
+  for i in $(seq 0 599); do ln -sf ../../$R/sup3_gnubg1ply/targets-$(printf %04d $i).npz \
+    "$1"/targets-$(printf %04d $k).npz; k=$((k+1)); done
+  for i in $(seq 0 384); do ln -sf ../../$R/sup4_gnubg1ply_7e/targets-$(printf %04d $i).npz \
+    "$1"/targets-$(printf %04d $k).npz; k=$((k+1)); done
+}
+link9 runs/fit9a; link9 runs/fit9b; link9 runs/fit9c; link9 runs/fit9d
+FIT="--chunks 1019 --start $R/8c_more1ply.npz --batch 256 --fit-only --hidden 256"
+$SV --out runs/fit9a $FIT --seed 17 --epochs 5 --lr 0.0003 --export runs/fit9a/w.npz
+$SV --out runs/fit9b $FIT --seed 18 --epochs 8 --lr 0.0005 --export runs/fit9b/w.npz
+$SV --out runs/fit9c $FIT --seed 19 --epochs 16 --lr 0.0005 --export runs/fit9c/w.npz
+$SV --out runs/fit9d $FIT --seed 20 --epochs 32 --lr 0.0005 --export runs/fit9d/w.npz
+python benchmarks/accuracy_backgammon.py benchmarks/results/backgammon_holdout_gnubg2ply.npz \
+    $R/8c_more1ply.npz runs/fit9a/w.npz runs/fit9b/w.npz runs/fit9c/w.npz runs/fit9d/w.npz
+for x in b c d; do python benchmarks/accuracy_backgammon.py --choices 10000 --gnubg-plies 2 \
+    --gnubg-procs 1 $R/8c_more1ply.npz runs/fit9$x/w.npz; done
+python benchmarks/accuracy_backgammon.py --choices 10000 --gnubg-plies 2 --gnubg-procs 1 \
+    runs/fit9c/w.npz runs/fit9d/w.npz
+# 9e. how 9d was judged in games (docs/bots/backgammon.md, step 9): step 8e's commands
+#     with 9d (out files runs/strength_seed${s}_9d.jsonl, committed as
+#     benchmarks/results/strength_0ply_gnubg0_seed${s}_9d.jsonl), pubeval, and the expert
+#     (stopped by the time available; --resume goes on)
+for s in 1 5 3; do
+  python benchmarks/strength_backgammon.py 0ply gnubg:0 --games 2000 --seed $s --workers 1 \
+      --weights $R/9d_sup4_32ep.npz --out runs/strength_seed${s}_9d.jsonl --resume
+done
+python benchmarks/strength_backgammon.py 0ply pubeval --games 10000 --seed 1 --weights $R/9d_sup4_32ep.npz
+python benchmarks/strength_backgammon.py expert gnubg:0 --games 2000 --seed 1 --workers 1 \
+    --weights $R/9d_sup4_32ep.npz --out benchmarks/results/strength_expert_gnubg0_9d.jsonl --resume
+python benchmarks/strength_backgammon.py expert pubeval --games 2000 --seed 1 --workers 1 \
+    --weights $R/9d_sup4_32ep.npz --out benchmarks/results/strength_expert_pubeval_9d.jsonl --resume
