@@ -4,6 +4,7 @@ board, then the paths joined, on every legal play of many random games."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Sequence
 
@@ -93,3 +94,42 @@ def test_hand_made_plays() -> None:
         assert format_play(board, steps) == reference_format_play(board, steps)
     assert format_play(board, [(13, 7), (7, 5)]) == "13/5*"
     assert format_play(board, [(8, 5), (8, 5)]) == "8/5*(2)"
+
+
+def test_the_compiled_texts_of_the_keys_are_format_play() -> None:
+    """``clickgraph.play_texts`` (what the server formats plays with) writes, from the text
+    keys alone, the text ``format_play`` gives every legal play of many random games."""
+    import numpy as np
+
+    from dicehall.games.backgammon.clickgraph import play_texts, text_keys
+
+    rng = random.Random(11)
+    checked = 0
+    for _ in range(25):
+        state = load_game("backgammon").new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state = state.apply(rng.choice(state.legal_actions()))
+                continue
+            assert isinstance(state, BackgammonState)
+            if state.is_checker_play():
+                legal = state._legal
+                board = state.board
+                start = np.frombuffer(bytes(board[0] + board[1]), dtype=np.int8).reshape(2, 26)
+                keys = np.ascontiguousarray(text_keys(start, legal.rows()))
+                data, ends = play_texts(keys)
+                written = data.tobytes().decode("ascii")
+                bounds = [0, *ends.tolist()]
+                texts = [written[a:b] for a, b in itertools.pairwise(bounds)]
+                assert texts == [format_play(board, legal.steps(i)) for i in range(len(legal))]
+                # and any subset of the keys, as the server asks for the ones not cached
+                some = np.array([i for i in range(len(legal)) if i % 3 == 0], dtype=np.int64)
+                data, ends = play_texts(keys[some])
+                written = data.tobytes().decode("ascii")
+                bounds = [0, *ends.tolist()]
+                assert [written[a:b] for a, b in itertools.pairwise(bounds)] == [
+                    texts[i] for i in some.tolist()
+                ]
+                checked += len(legal)
+            state = state.apply(rng.choice(state.legal_actions()))
+    assert checked > 10_000
