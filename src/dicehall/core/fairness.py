@@ -152,11 +152,21 @@ class RollCheck:
 
 def chance_text(state: State, dice: FairDice) -> tuple[str, tuple[int, ...] | None]:
     """The text of the outcome ``dice`` give at the chance node ``state``, with the faces."""
+    _action, text, faces = chance_outcome(state, dice)
+    return text, faces
+
+
+def chance_outcome(state: State, dice: FairDice) -> tuple[Any, str, tuple[int, ...] | None]:
+    """The outcome ``dice`` give at the chance node ``state``: the action itself (to apply
+    without parsing its text again), its text and the faces (None for a chance event that
+    rolls no dice)."""
     count = state.chance_dice()
     if count:
         faces = dice.roll(count)
-        return state.action_to_text(state.outcome_from_dice(faces)), faces
-    return state.action_to_text(dice.choose(state.chance_outcomes())), None
+        action = state.outcome_from_dice(faces)
+        return action, state.action_to_text(action), faces
+    action = dice.choose(state.chance_outcomes())
+    return action, state.action_to_text(action), None
 
 
 def fairness_meta(record_meta: dict[str, Any]) -> dict[str, Any]:

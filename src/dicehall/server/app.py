@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import random
 import threading
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -427,23 +428,40 @@ class Hub:
             self.service.forget(game_id)
 
 
-def warm_up() -> None:
-    """Load every game's rules, view and compiled kernels once, as the first game of each
-    would (so that start-up, not a player, waits for them)."""
+def warm_up(max_steps: int = 3000) -> None:
+    """Load every game's rules, view and compiled kernels once, as the games played on the
+    server would (so that start-up, not a player, waits for them): one whole game of each,
+    through the calls an action makes (the position's view, the legal moves as JSON, the
+    listed action taken by its place, the move's view, the summary at the end).
+
+    numba compiles a kernel on its first call, for seconds, holding the interpreter lock,
+    and its cache is stale after every change of the sources: it must not happen while
+    players wait. It did: this played four steps of each game, all of them chance steps in
+    backgammon (the opening roll and its re-rolls), so no kernel of play was compiled
+    before the first games, and with a stale cache every worker compiled them for 35 s
+    while serving, the last one (the plays after a play) in the middle of the load
+    benchmark's measured window: acknowledgements waited up to 4-6 s (5 December 2026)."""
     from dicehall.server.service import get_view
-    from dicehall.server.views import legal_texts_and_json
+    from dicehall.server.views import legal_texts_and_json, listed_action
 
     for name in registered_games():
+        rng = random.Random(0)
         try:
             state = game_class(name)().new_initial_state()
             view = get_view(name)
-            for _ in range(4):
+            for _ in range(max_steps):
                 if state.is_terminal():
+                    view.summary(state)
                     break
-                if not state.is_chance_node():
-                    view.state_view(state)
-                    legal_texts_and_json(view, state)
-                state = state.apply(state.legal_actions()[0])
+                if state.is_chance_node():  # not always the first: 1-1 re-rolls the opening
+                    state = state.apply(rng.choice(state.legal_actions()))
+                    continue
+                view.state_view(state)
+                texts, _moves = legal_texts_and_json(view, state)
+                action = listed_action(view, state, 0, texts[0])
+                after = state.apply(state.parse_action(texts[0]) if action is None else action)
+                view.move_view(state, texts[0], after)
+                state = after
         except Exception:  # a game that cannot warm up still loads when first played
             log.exception("warming up %s failed", name)
 

@@ -321,6 +321,166 @@ def text_keys(board: Any, rows: Any) -> Any:
     return out
 
 
+@njit(cache=True, nogil=True)
+def _put_point(buf: Any, at: int, point: int, hit: int) -> int:
+    """Write ``notation.point_text(point)`` (and ``*`` for a hit) at ``buf[at]``."""
+    if point == 0:
+        buf[at : at + 3] = np.array([111, 102, 102], dtype=np.uint8)  # off
+        at += 3
+    elif point == 25:
+        buf[at : at + 3] = np.array([98, 97, 114], dtype=np.uint8)  # bar
+        at += 3
+    elif point >= 10:
+        buf[at] = 48 + point // 10
+        buf[at + 1] = 48 + point % 10
+        at += 2
+    else:
+        buf[at] = 48 + point
+        at += 1
+    if hit:
+        buf[at] = 42  # *
+        at += 1
+    return at
+
+
+@njit(cache=True, nogil=True)
+def play_texts(keys: Any) -> tuple[Any, Any]:
+    """``notation.format_play`` of every play of ``keys`` (``text_keys``' rows: its steps and
+    its hit mask are all the text depends on), written as ASCII one after another: returns
+    the bytes and where each text ends. The same algorithm, step for step: the steps as
+    one-step paths, a path joined to the first path that starts where it ends (again until
+    none is), a hit kept on the way, identical routes counted, highest first. The server
+    formats every legal play it has not cached yet (8% of its time under load in Python)."""
+    n = keys.shape[0]
+    used = (keys.shape[1] - 1) // 2
+    buf = np.empty(n * 48 + 8, dtype=np.uint8)
+    ends = np.empty(n, dtype=np.int64)
+    pts = np.zeros((4, 5), dtype=np.int64)  # each path's points
+    hits = np.zeros((4, 5), dtype=np.int64)  # whether the step onto that point hit
+    lens = np.zeros(4, dtype=np.int64)
+    shown = np.zeros((4, 5), dtype=np.int64)  # the points shown: first, hits, last
+    shown_hit = np.zeros((4, 5), dtype=np.int64)
+    shown_len = np.zeros(4, dtype=np.int64)
+    starred = np.zeros(4, dtype=np.int64)
+    count = np.zeros(4, dtype=np.int64)
+    rep = np.zeros(4, dtype=np.int64)  # the path whose text a route shows
+    order = np.zeros(4, dtype=np.int64)
+    at = 0
+    for i in range(n):
+        if used == 0:
+            buf[at : at + 4] = np.array([112, 97, 115, 115], dtype=np.uint8)  # pass
+            at += 4
+            ends[i] = at
+            continue
+        mask = keys[i, 2 * used]
+        m = used
+        for k in range(used):
+            pts[k, 0] = keys[i, 2 * k]
+            hits[k, 0] = 0
+            pts[k, 1] = keys[i, 2 * k + 1]
+            hits[k, 1] = (mask >> k) & 1
+            lens[k] = 2
+        merged = m > 1
+        while merged:
+            merged = False
+            for a in range(m):
+                end = pts[a, lens[a] - 1]
+                if end == 0:
+                    continue
+                for b in range(m):
+                    if a != b and pts[b, 0] == end:
+                        for t in range(1, lens[b]):
+                            pts[a, lens[a]] = pts[b, t]
+                            hits[a, lens[a]] = hits[b, t]
+                            lens[a] += 1
+                        for r in range(b, m - 1):
+                            lens[r] = lens[r + 1]
+                            for t in range(lens[r]):
+                                pts[r, t] = pts[r + 1, t]
+                                hits[r, t] = hits[r + 1, t]
+                        m -= 1
+                        merged = True
+                        break
+                if merged:
+                    break
+        # the routes (the points shown), identical ones counted; a route's text is that of
+        # its first path with a hit shown, else of its first path
+        routes = 0
+        for a in range(m):
+            sl = 0
+            star = 0
+            for t in range(lens[a]):
+                if t == 0 or t == lens[a] - 1 or hits[a, t]:
+                    shown[a, sl] = pts[a, t]
+                    shown_hit[a, sl] = hits[a, t]
+                    star |= hits[a, t]
+                    sl += 1
+            shown_len[a] = sl
+            same = -1
+            for r in range(routes):
+                q = rep[r]
+                if shown_len[q] == sl:
+                    equal = True
+                    for t in range(sl):
+                        if shown[q, t] != shown[a, t]:
+                            equal = False
+                            break
+                    if equal:
+                        same = r
+                        break
+            if same < 0:
+                rep[routes] = a
+                count[routes] = 1
+                starred[routes] = star
+                routes += 1
+            else:
+                count[same] += 1
+                if not starred[same]:
+                    rep[same] = a
+                    starred[same] = star
+        # highest first: by the points shown, a route before its longer continuations
+        for r in range(routes):
+            order[r] = r
+        for r in range(1, routes):
+            x = order[r]
+            u = r
+            while u > 0:
+                y = order[u - 1]
+                p, q = rep[x], rep[y]
+                first = False  # whether route x goes before route y
+                decided = False
+                for t in range(min(shown_len[p], shown_len[q])):
+                    if shown[p, t] != shown[q, t]:
+                        first = shown[p, t] > shown[q, t]
+                        decided = True
+                        break
+                if not decided:
+                    first = shown_len[p] < shown_len[q]
+                if not first:
+                    break
+                order[u] = y
+                u -= 1
+            order[u] = x
+        for r in range(routes):
+            if r:
+                buf[at] = 32
+                at += 1
+            q = rep[order[r]]
+            for t in range(shown_len[q]):
+                if t:
+                    buf[at] = 47  # /
+                    at += 1
+                at = _put_point(buf, at, shown[q, t], shown_hit[q, t])
+            c = count[order[r]]
+            if c > 1:
+                buf[at] = 40
+                buf[at + 1] = 48 + c
+                buf[at + 2] = 41
+                at += 3
+        ends[i] = at
+    return buf[:at], ends
+
+
 #: the byte ``graph_json`` writes where a node's play text goes (the caller puts the text's
 #: JSON there: the kernel knows the plays by number only)
 TEXT_MARK = 0

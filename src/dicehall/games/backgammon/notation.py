@@ -29,7 +29,6 @@ from dicehall.games.backgammon.board import (
     ResignAnswer,
     Roll,
     Step,
-    move_step,
 )
 
 if TYPE_CHECKING:
@@ -41,36 +40,60 @@ def point_text(point: int) -> str:
     return "bar" if point == BAR else "off" if point == OFF else str(point)
 
 
+#: ``point_text`` of every point, by its number
+_POINT_TEXTS = tuple(point_text(p) for p in range(26))
+
+
 def format_play(board: Board, steps: Sequence[Step]) -> str:
     """Canonical text of a play: one checker's consecutive steps joined (``13/5``),
-    a hit on the way kept (``13/7*/5``), repeats counted (``8/5(2)``), highest first."""
+    a hit on the way kept (``13/7*/5``), repeats counted (``8/5(2)``), highest first.
+
+    The server formats every legal play of every position it sends (those not in its
+    cache of texts): this is written for speed. A step hits where it lands on a single
+    checker of theirs that no earlier step hit (``move_step``: nothing else the steps
+    change decides a hit or the text), so the board is not copied and moved."""
     if not steps:
         return "pass"
-    mine, theirs = list(board[0]), list(board[1])
+    theirs = board[1]
+    hit_points: list[int] = []
     paths: list[list[tuple[int, bool]]] = []
     for src, dst in steps:
-        hit = move_step(mine, theirs, src, dst)
+        hit = False
+        if dst != OFF:
+            p = 25 - dst
+            if theirs[p] == 1 and p not in hit_points:
+                hit_points.append(p)
+                hit = True
         paths.append([(src, False), (dst, hit)])
-    merged = True
-    while merged:
-        merged = False
-        for i, a in enumerate(paths):
-            end = a[-1][0]
-            if end == OFF:
-                continue
-            for j, b in enumerate(paths):
-                if i != j and b[0][0] == end:
-                    paths[i] = a + b[1:]
-                    del paths[j]
-                    merged = True
+    if len(paths) > 1:
+        merged = True
+        while merged:
+            merged = False
+            for i, a in enumerate(paths):
+                end = a[-1][0]
+                if end == OFF:
+                    continue
+                for j, b in enumerate(paths):
+                    if i != j and b[0][0] == end:
+                        paths[i] = a + b[1:]
+                        del paths[j]
+                        merged = True
+                        break
+                if merged:
                     break
-            if merged:
-                break
+    names = _POINT_TEXTS
+    if len(paths) == 1:  # one checker: no repeats, nothing to order
+        path = paths[0]
+        last = path[-1]
+        parts = [names[path[0][0]]]
+        parts += [names[p] + "*" for p, hit in path[1:-1] if hit]
+        parts.append(names[last[0]] + "*" if last[1] else names[last[0]])
+        return "/".join(parts)
     texts: dict[tuple[int, ...], tuple[str, int]] = {}
     for path in paths:
         shown = [path[0]] + [p for p in path[1:-1] if p[1]] + [path[-1]]
         key = tuple(p for p, _ in shown)
-        text = "/".join(point_text(p) + ("*" if hit else "") for p, hit in shown)
+        text = "/".join(names[p] + "*" if hit else names[p] for p, hit in shown)
         if key in texts:
             old, n = texts[key]
             # identical routes: keep any hit mark, count the checkers

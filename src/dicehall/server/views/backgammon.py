@@ -22,7 +22,6 @@ import orjson
 
 from dicehall.core.game import State
 from dicehall.games.backgammon.board import Step
-from dicehall.games.backgammon.notation import format_play
 from dicehall.games.backgammon.rules import (
     BAR,
     CUBE_DECISION,
@@ -142,7 +141,8 @@ def legal_texts_and_view(state: State) -> tuple[list[str], dict[str, Any]]:
     """``(state.legal_texts(), legal_view(state))`` computed together from the kernel's plays
     (``fast.LegalPlays.rows``): the click graph is walked by a compiled kernel
     (``clickgraph.click_graph``), and each play's text is taken from a cache keyed by its steps
-    and hits (``clickgraph.text_keys``), formatted by ``format_play`` only the first time."""
+    and hits (``clickgraph.text_keys``), formatted only the first time (by
+    ``clickgraph.play_texts``, ``format_play`` compiled)."""
     s = _bg(state)
     if not s.is_checker_play():
         # a cube or resignation question: the buttons to show are the legal answers
@@ -212,12 +212,18 @@ def _texts_and_graph(s: BackgammonState) -> tuple[list[str], list[str], tuple[in
     cache = _TEXTS
     found: list[str | None] = list(map(cache.get, raw))
     if None in found:
-        for i, key in enumerate(raw):
-            if found[i] is None:
-                text = format_play(board0, legal.steps(i))
-                if len(cache) >= _TEXTS_MAX:
-                    cache.clear()
-                found[i] = cache[key] = text
+        # the texts not seen yet, written by a kernel from their keys (the text of a play
+        # depends on its key alone: ``clickgraph.play_texts`` is ``format_play`` compiled)
+        missing = [i for i, f in enumerate(found) if f is None]
+        data, ends = _play_texts()(keys[np.array(missing, dtype=np.int64)])
+        written = data.tobytes().decode("ascii")
+        offset = 0
+        for i, end in zip(missing, ends.tolist(), strict=True):
+            text = written[offset:end]
+            offset = end
+            if len(cache) >= _TEXTS_MAX:
+                cache.clear()
+            found[i] = cache[raw[i]] = text
     texts: list[str] = found  # type: ignore[assignment]  # every one is found now
     # move_view of the play chosen finds its steps by its place instead of parsing its text
     s._cache[_INDEX_KEY] = dict(zip(texts, range(len(texts)), strict=True))
@@ -249,6 +255,13 @@ def listed_action(state: State, index: int, text: str) -> Any:
     if _TEXTS.get(key) != text:
         return None
     return legal[index]
+
+
+def _play_texts() -> Any:
+    """The compiled ``format_play`` of text keys (imported on first use, as ``_kernels``)."""
+    from dicehall.games.backgammon.clickgraph import play_texts
+
+    return play_texts
 
 
 def _graph_json() -> Any:
