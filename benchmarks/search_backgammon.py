@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from filter_backgammon import GNUBG, Gnubg, sample_positions  # noqa: E402
+from filter_backgammon import GNUBG, Gnubg, sample_positions
 
 
 def make_bot(variant: str, weights: str | None) -> Any:
