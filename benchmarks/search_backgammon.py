@@ -15,8 +15,9 @@ gnubg's win probability per changed decision and per decision (95% intervals, pa
 on the same positions), better/worse counts, and its CPU time per decision (mean,
 99th percentile, slowest).
 
-``--cache FILE`` (JSON) keeps each variant's choices and times and gnubg's values, so
-a variant added later costs only its own decisions and the new positions it reaches;
+``--cache FILE`` (JSON) keeps each variant's choices and times (under its settings,
+not its name) and gnubg's values, so a variant added later costs only its own
+decisions and the new positions it reaches;
 ``--out FILE`` writes the report's figures as JSON.
 """
 
@@ -90,19 +91,20 @@ def main() -> None:
     picks: dict[str, list[int]] = {}
     cpu: dict[str, list[float]] = {}
     for variant in args.variants:
-        done = cache["choices"].get(f"{variant}|{tag}", {"picks": [], "cpu": []})
+        bot = make_bot(variant, args.weights)
+        name = f"{bot.settings}|{tag}"  # the settings themselves: a level's may change
+        done = cache["choices"].get(name, {"picks": [], "cpu": []})
         if len(done["picks"]) < len(positions):
-            bot = make_bot(variant, args.weights)
             bot.choose(warm, 6, 4)  # compiles and loads outside the timing
             for board, d1, d2 in positions[len(done["picks"]) :]:
                 started = time.process_time()
                 done["picks"].append(int(bot.choose(board, d1, d2)))
                 done["cpu"].append(time.process_time() - started)
                 if len(done["picks"]) % 50 == 0:
-                    cache["choices"][f"{variant}|{tag}"] = done
+                    cache["choices"][name] = done
                     save()
                     print(f"  {variant}: {len(done['picks'])} decisions", flush=True)
-            cache["choices"][f"{variant}|{tag}"] = done
+            cache["choices"][name] = done
             save()
         picks[variant] = done["picks"][: len(positions)]
         cpu[variant] = done["cpu"][: len(positions)]
