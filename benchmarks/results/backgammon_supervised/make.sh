@@ -224,3 +224,14 @@ python benchmarks/accuracy_backgammon.py --choices 10000 --gnubg-plies 2 --gnubg
     $R/9d_sup4_32ep.npz runs/fit10a/w.npz
 python benchmarks/accuracy_backgammon.py --choices 10000 --gnubg-plies 2 --gnubg-procs 1 \
     runs/fit10a/w.npz runs/fit10b/w.npz
+# 10c. the expert's search settings judged by gnubg 2-ply on 400 positions (reports and
+#      cache in benchmarks/results/backgammon_search/; these ran while the expert's cap
+#      was 300,000), then the expert's games with 9d resumed (cap 100,000 from then on)
+python benchmarks/search_backgammon.py expert expert:reply_keep=2 expert:keep2=5,margin2=0.2 \
+    --positions 400 --cache runs/search_cache.json --out runs/search_a.json
+python benchmarks/search_backgammon.py expert expert:budget=100000 expert:budget=70000 \
+    --positions 400 --cache runs/search_cache.json --out runs/search_b.json
+python benchmarks/strength_backgammon.py expert gnubg:0 --games 2000 --seed 1 --workers 1 \
+    --weights $R/9d_sup4_32ep.npz --out benchmarks/results/strength_expert_gnubg0_9d.jsonl --resume
+python benchmarks/strength_backgammon.py expert pubeval --games 2000 --seed 1 --workers 1 \
+    --weights $R/9d_sup4_32ep.npz --out benchmarks/results/strength_expert_pubeval_9d.jsonl --resume
