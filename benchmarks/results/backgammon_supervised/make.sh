@@ -205,3 +205,33 @@ python benchmarks/strength_backgammon.py expert gnubg:0 --games 2000 --seed 1 --
     --weights $R/9d_sup4_32ep.npz --out benchmarks/results/strength_expert_gnubg0_9d.jsonl --resume
 python benchmarks/strength_backgammon.py expert pubeval --games 2000 --seed 1 --workers 1 \
     --weights $R/9d_sup4_32ep.npz --out benchmarks/results/strength_expert_pubeval_9d.jsonl --resume
+
+# 10. (5 Dec 2026, late morning, 2-core machine shared with another session) longer fits
+#     on step 9's 1,019 chunks (link9), each a fine-tune of the one before with a fresh
+#     Adam and the step size falling linearly to a tenth, batch 256, --fit-only, about
+#     10 to 40 s an epoch: 10a from 9d (lr 3e-4, 32 epochs, seed 21), 10b from 10a
+#     (lr 2e-4, 32 epochs, seed 22). Logs: log_fit10{a,b}.jsonl; committed as
+#     10a_sup4_64ep.npz and 10b_sup4_96ep.npz.
+link9 runs/fit10a; link9 runs/fit10b
+FIT="--chunks 1019 --batch 256 --fit-only --hidden 256"
+$SV --out runs/fit10a $FIT --start $R/9d_sup4_32ep.npz --seed 21 --epochs 32 --lr 0.0003 \
+    --resume --export runs/fit10a/w.npz
+$SV --out runs/fit10b $FIT --start runs/fit10a/w.npz --seed 22 --epochs 32 --lr 0.0002 \
+    --resume --export runs/fit10b/w.npz
+python benchmarks/accuracy_backgammon.py benchmarks/results/backgammon_holdout_gnubg2ply.npz \
+    $R/9d_sup4_32ep.npz runs/fit10a/w.npz runs/fit10b/w.npz
+python benchmarks/accuracy_backgammon.py --choices 10000 --gnubg-plies 2 --gnubg-procs 1 \
+    $R/9d_sup4_32ep.npz runs/fit10a/w.npz
+python benchmarks/accuracy_backgammon.py --choices 10000 --gnubg-plies 2 --gnubg-procs 1 \
+    runs/fit10a/w.npz runs/fit10b/w.npz
+# 10c. the expert's search settings judged by gnubg 2-ply on 400 positions (reports and
+#      cache in benchmarks/results/backgammon_search/; these ran while the expert's cap
+#      was 300,000), then the expert's games with 9d resumed (cap 100,000 from then on)
+python benchmarks/search_backgammon.py expert expert:reply_keep=2 expert:keep2=5,margin2=0.2 \
+    --positions 400 --cache runs/search_cache.json --out runs/search_a.json
+python benchmarks/search_backgammon.py expert expert:budget=100000 expert:budget=70000 \
+    --positions 400 --cache runs/search_cache.json --out runs/search_b.json
+python benchmarks/strength_backgammon.py expert gnubg:0 --games 2000 --seed 1 --workers 1 \
+    --weights $R/9d_sup4_32ep.npz --out benchmarks/results/strength_expert_gnubg0_9d.jsonl --resume
+python benchmarks/strength_backgammon.py expert pubeval --games 2000 --seed 1 --workers 1 \
+    --weights $R/9d_sup4_32ep.npz --out benchmarks/results/strength_expert_pubeval_9d.jsonl --resume

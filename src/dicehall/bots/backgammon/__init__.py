@@ -48,7 +48,7 @@ class Settings:
     margin2: float = 0.1
     reply_keep: int = 2
     noise: float = 0.0
-    budget: int = 0  # positions evaluated before 2-ply gives way to 1-ply (0: no cap)
+    budget: int = 0  # positions evaluated before 2-ply stops (``search.analyse``; 0: no cap)
     readmit: int = 0  # filtered-out plays re-admitted per depth (``search.analyse``)
 
 
@@ -58,13 +58,13 @@ SETTINGS: dict[str, Settings] = {
     "easy": Settings(evaluator="pubeval"),
     "medium": Settings(),
     "hard": Settings(plies=1),
-    "expert": Settings(plies=2, keep2=3, reply_keep=1, budget=300_000),
+    "expert": Settings(plies=2, keep2=3, reply_keep=1, budget=100_000),
     "pubeval": Settings(evaluator="pubeval"),
     "0ply": Settings(),
     "1ply": Settings(plies=1, keep1=8),
     "2ply": Settings(plies=2, keep1=8, keep2=4, reply_keep=3),
     "hard-readmit": Settings(plies=1, readmit=3),
-    "expert-readmit": Settings(plies=2, keep2=3, reply_keep=1, budget=300_000, readmit=3),
+    "expert-readmit": Settings(plies=2, keep2=3, reply_keep=1, budget=100_000, readmit=3),
 }
 
 

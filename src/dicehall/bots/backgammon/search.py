@@ -223,8 +223,11 @@ def analyse(
     1-ply when ``plies >= 1``, and of those the best ``keep2`` within ``margin2`` at
     2-ply when ``plies >= 2``. ``depth[i]`` tells how deep play i was searched;
     compare equities only among plays of the greatest depth. A positive ``budget``
-    caps the positions evaluated: when the 2-ply stage would pass it, it is dropped
-    altogether and the 1-ply values decide (deterministic, unlike a clock).
+    caps the positions evaluated: when the 2-ply stage would pass it, the play being
+    searched keeps its 1-ply value and the search stops; the plays already valued at
+    2-ply (the best at 1-ply, searched best first) keep their 2-ply values and the
+    choice is made among them, or by the 1-ply values if none was finished
+    (deterministic, unlike a clock).
 
     ``readmit`` (default 0: off) fixes the filter's lock-in: after the admitted plays
     are searched at a depth, up to ``readmit`` more of the filtered-out ones are
@@ -287,9 +290,12 @@ def analyse(
                     budget,
                 )
                 if not done:
-                    probs[:] = saved_probs
-                    eqs[:] = saved_eqs
-                    depth[:] = saved_depth
+                    # the budget ran out inside play i: it keeps its shallower value;
+                    # the plays already valued at this depth (the best by the
+                    # shallower values, searched best first) keep theirs
+                    probs[i] = saved_probs[i]
+                    eqs[i] = saved_eqs[i]
+                    depth[i] = saved_depth[i]
                     return probs, eqs, depth
             eqs[i] = equity(probs[i], single)
             depth[i] = level
