@@ -14,10 +14,13 @@ playing first seat in one and second in the other, which cancels much of the luc
 Prints A's share of wins with a 95% confidence interval, points per game with its
 95% interval, gammon rates and the decisions per second of each side.
 
-Decision times are wall-clock, per decision, after one untimed warm-up decision in
-each worker process (the first call of a process loads numba's compiled kernels and
-the bear-off databases: about a second on a quiet machine, several under load; a
-server pays it once at start-up, ``warm.py``).
+Decision times are per decision, wall-clock and CPU time of the worker process (the
+CPU figure is the search's own cost, which the machine's load does not inflate; a
+gnubg player's CPU is in its gnubg process, so its CPU figure is only the piping),
+after one untimed warm-up decision in each worker process (the first call of a
+process loads numba's compiled kernels and the bear-off databases: about a second
+on a quiet machine, several under load; a server pays it once at start-up,
+``warm.py``).
 
 Every pair's dice and every bot's random choices are seeded by ``(seed, pair)``, so
 the result is the same for any ``--workers``. ``--out`` writes each game's points as
@@ -70,16 +73,22 @@ class Player:
         self.seconds = 0.0
         self.decisions = 0
         self.slowest = 0.0
+        self.cpu = 0.0  # CPU seconds of this process over the timed decisions
+        self.cpu_slowest = 0.0
 
     def choose(self, board: Any, d1: int, d2: int, single: bool) -> int:
         raise NotImplementedError
 
     def timed_choose(self, board: Any, d1: int, d2: int, single: bool) -> int:
         start = time.perf_counter()
+        cpu_start = time.process_time()
         i = self.choose(board, d1, d2, single)
+        cpu = time.process_time() - cpu_start
         took = time.perf_counter() - start
         self.seconds += took
         self.slowest = max(self.slowest, took)
+        self.cpu += cpu
+        self.cpu_slowest = max(self.cpu_slowest, cpu)
         self.decisions += 1
         return i
 
@@ -234,19 +243,21 @@ def _init_worker(a: str, b: str, seed: int, weights: str | None) -> None:
     _WORKER["seed"] = seed
 
 
-def _play_pair(job: tuple[int, bool]) -> tuple[int, list[int], list[tuple[int, float, float]]]:
+def _play_pair(
+    job: tuple[int, bool],
+) -> tuple[int, list[int], list[tuple[int, float, float, float, float]]]:
     """Both games of one pair; returns A's points and each side's timing so far."""
     pair, single = job
     a, b = _WORKER["players"]
     seed = _WORKER["seed"]
-    before = [(p.decisions, p.seconds) for p in (a, b)]
+    before = [(p.decisions, p.seconds, p.cpu) for p in (a, b)]
     a.reseed(seed, pair)
     b.reseed(seed + 1, pair)
     rolls = dice_for_pair(seed, pair)
     points = [play_game(a, b, True, rolls, single), play_game(a, b, False, rolls, single)]
     stats = [
-        (p.decisions - d, p.seconds - t, p.slowest)
-        for p, (d, t) in zip((a, b), before, strict=True)
+        (p.decisions - d, p.seconds - t, p.slowest, p.cpu - c, p.cpu_slowest)
+        for p, (d, t, c) in zip((a, b), before, strict=True)
     ]
     return pair, points, stats
 
@@ -300,7 +311,8 @@ def main() -> None:
     names = [
         n if not n.startswith("gnubg") else f"gnubg:{n.partition(':')[2] or 0}ply" for n in names
     ]
-    timing = [[0, 0.0, 0.0], [0, 0.0, 0.0]]  # decisions, seconds, slowest
+    # decisions, seconds, slowest, CPU seconds, slowest in CPU
+    timing: list[list[float]] = [[0, 0.0, 0.0, 0.0, 0.0], [0, 0.0, 0.0, 0.0, 0.0]]
     stop: list[int] = []
 
     def request_stop(*_: Any) -> None:
@@ -318,10 +330,12 @@ def main() -> None:
             if out:
                 out.write(json.dumps({"pair": pair, "points": points}) + "\n")
                 out.flush()
-            for side, (d, t, slow) in enumerate(stats):
+            for side, (d, t, slow, cpu, cpu_slow) in enumerate(stats):
                 timing[side][0] += d
                 timing[side][1] += t
                 timing[side][2] = max(timing[side][2], slow)
+                timing[side][3] += cpu
+                timing[side][4] = max(timing[side][4], cpu_slow)
             n = 2 * len(done)
             if args.every and n % args.every == 0:
                 w = sum(p > 0 for pts in done.values() for p in pts) / n
@@ -337,9 +351,15 @@ def main() -> None:
     elapsed = time.perf_counter() - started
     results = [p for pair in sorted(done) for p in done[pair]]
     report(names[0], names[1], results, args.scoring)
-    for name, (decisions, seconds, slowest) in zip(names, timing, strict=True):
+    for name, (decisions, seconds, slowest, cpu, cpu_slowest) in zip(names, timing, strict=True):
         rate = decisions / seconds if seconds else float("inf")
-        print(f"  {name}: {decisions} decisions, {rate:,.1f} moves/s, slowest {slowest:.2f} s")
+        mean = seconds / decisions if decisions else 0.0
+        cpu_mean = cpu / decisions if decisions else 0.0
+        print(
+            f"  {name}: {int(decisions)} decisions, {rate:,.1f} moves/s, wall-clock mean "
+            f"{mean:.3f} s, slowest {slowest:.2f} s; CPU mean {cpu_mean:.3f} s, "
+            f"slowest {cpu_slowest:.2f} s"
+        )
     print(f"  wall time {elapsed:.0f} s with {args.workers} worker(s)")
 
 
