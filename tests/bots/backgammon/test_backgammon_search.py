@@ -2,31 +2,21 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import Any
+
 import numpy as np
 
-from dicehall.bots.backgammon import SETTINGS, Bot, default_network
-from dicehall.bots.backgammon.search import analyse
+from dicehall.bots.backgammon import Bot
 from dicehall.games.backgammon.fast import plays, to_array
 from dicehall.games.backgammon.notation import decode_position_id, format_play
 
 
-def _analyse(board, d1, d2, budget):  # type: ignore[no-untyped-def]
-    s = SETTINGS["expert"]
-    return analyse(
-        board,
-        d1,
-        d2,
-        *default_network().params(),
-        True,
-        s.plies,
-        s.keep1,
-        s.margin1,
-        s.keep2,
-        s.margin2,
-        s.reply_keep,
-        budget,
-        s.readmit,
-    )
+def _analyse(board: np.ndarray, d1: int, d2: int, budget: int) -> tuple[Any, Any, Any]:
+    """The expert's search of ``board`` with another budget (0: none)."""
+    bot = Bot("expert")
+    bot.settings = replace(bot.settings, budget=budget)
+    return bot.evaluate(board, d1, d2)
 
 
 def test_budget_keeps_the_plays_searched_at_2ply() -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from dicehall.core.registry import load_game
 from dicehall.games.backgammon.board import OFF, Board, Step, move_step
@@ -52,26 +52,30 @@ def reference_format_play(board: Board, steps: Sequence[Step]) -> str:
     return " ".join(t + (f"({n})" if n > 1 else "") for t, n in (texts[k] for k in order))
 
 
-def test_every_legal_play_of_random_games_reads_as_before() -> None:
-    rng = random.Random(7)
-    checked = hits = doubles = 0
-    for _ in range(25):
+def checker_plays(seed: int, games: int) -> Iterator[BackgammonState]:
+    """Every checker-play state of ``games`` random games (seeded), in order."""
+    rng = random.Random(seed)
+    for _ in range(games):
         state = load_game("backgammon").new_initial_state()
         while not state.is_terminal():
-            if state.is_chance_node():
-                state = state.apply(rng.choice(state.legal_actions()))
-                continue
-            assert isinstance(state, BackgammonState)
-            if state.is_checker_play():
-                legal = state._legal
-                for i in range(len(legal)):
-                    steps = legal.steps(i)
-                    text = format_play(state.board, steps)
-                    assert text == reference_format_play(state.board, steps), steps
-                    checked += 1
-                    hits += "*" in text
-                    doubles += "(" in text
+            if not state.is_chance_node():
+                assert isinstance(state, BackgammonState)
+                if state.is_checker_play():
+                    yield state
             state = state.apply(rng.choice(state.legal_actions()))
+
+
+def test_every_legal_play_of_random_games_reads_as_before() -> None:
+    checked = hits = doubles = 0
+    for state in checker_plays(seed=7, games=25):
+        legal = state._legal
+        for i in range(len(legal)):
+            steps = legal.steps(i)
+            text = format_play(state.board, steps)
+            assert text == reference_format_play(state.board, steps), steps
+            checked += 1
+            hits += "*" in text
+            doubles += "(" in text
     assert checked > 10_000 and hits > 500 and doubles > 500
 
 
@@ -103,33 +107,24 @@ def test_the_compiled_texts_of_the_keys_are_format_play() -> None:
 
     from dicehall.games.backgammon.clickgraph import play_texts, text_keys
 
-    rng = random.Random(11)
     checked = 0
-    for _ in range(25):
-        state = load_game("backgammon").new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state = state.apply(rng.choice(state.legal_actions()))
-                continue
-            assert isinstance(state, BackgammonState)
-            if state.is_checker_play():
-                legal = state._legal
-                board = state.board
-                start = np.frombuffer(bytes(board[0] + board[1]), dtype=np.int8).reshape(2, 26)
-                keys = np.ascontiguousarray(text_keys(start, legal.rows()))
-                data, ends = play_texts(keys)
-                written = data.tobytes().decode("ascii")
-                bounds = [0, *ends.tolist()]
-                texts = [written[a:b] for a, b in itertools.pairwise(bounds)]
-                assert texts == [format_play(board, legal.steps(i)) for i in range(len(legal))]
-                # and any subset of the keys, as the server asks for the ones not cached
-                some = np.array([i for i in range(len(legal)) if i % 3 == 0], dtype=np.int64)
-                data, ends = play_texts(keys[some])
-                written = data.tobytes().decode("ascii")
-                bounds = [0, *ends.tolist()]
-                assert [written[a:b] for a, b in itertools.pairwise(bounds)] == [
-                    texts[i] for i in some.tolist()
-                ]
-                checked += len(legal)
-            state = state.apply(rng.choice(state.legal_actions()))
+    for state in checker_plays(seed=11, games=25):
+        legal = state._legal
+        board = state.board
+        start = np.frombuffer(bytes(board[0] + board[1]), dtype=np.int8).reshape(2, 26)
+        keys = np.ascontiguousarray(text_keys(start, legal.rows()))
+        data, ends = play_texts(keys)
+        written = data.tobytes().decode("ascii")
+        bounds = [0, *ends.tolist()]
+        texts = [written[a:b] for a, b in itertools.pairwise(bounds)]
+        assert texts == [format_play(board, legal.steps(i)) for i in range(len(legal))]
+        # and any subset of the keys, as the server asks for the ones not cached
+        some = np.array([i for i in range(len(legal)) if i % 3 == 0], dtype=np.int64)
+        data, ends = play_texts(keys[some])
+        written = data.tobytes().decode("ascii")
+        bounds = [0, *ends.tolist()]
+        assert [written[a:b] for a, b in itertools.pairwise(bounds)] == [
+            texts[i] for i in some.tolist()
+        ]
+        checked += len(legal)
     assert checked > 10_000
