@@ -235,3 +235,9 @@ python benchmarks/strength_backgammon.py expert gnubg:0 --games 2000 --seed 1 --
     --weights $R/9d_sup4_32ep.npz --out benchmarks/results/strength_expert_gnubg0_9d.jsonl --resume
 python benchmarks/strength_backgammon.py expert pubeval --games 2000 --seed 1 --workers 1 \
     --weights $R/9d_sup4_32ep.npz --out benchmarks/results/strength_expert_pubeval_9d.jsonl --resume
+# 10d. 10b at 0-ply against gnubg 0-ply on the dice of step 8e's seeds 1 and 5 (seed 3 not
+#      played); the result files are committed under benchmarks/results/
+for s in 1 5; do
+  python benchmarks/strength_backgammon.py 0ply gnubg:0 --games 2000 --seed $s --workers 1 \
+      --weights $R/10b_sup4_96ep.npz --out benchmarks/results/strength_0ply_gnubg0_seed${s}_10b.jsonl --resume
+done
