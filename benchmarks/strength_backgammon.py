@@ -7,7 +7,8 @@ A and B are any of: ``random``, ``pubeval``, ``0ply``, ``1ply``, ``2ply``, a lev
 (``beginner`` ... ``expert``, also written ``bot:expert``), or ``gnubg[:PLIES]``
 (GNU Backgammon's own evaluator through ``/usr/games/gnubg``, cubeless, default
 0-ply; skipped with a message when gnubg is not installed). Optional ``--weights
-FILE`` makes the net bots use other weights (e.g. a training checkpoint).
+FILE`` makes the net bots use other weights (e.g. a training checkpoint), and
+``--race-weights FILE`` another race net (``race_training.py --export``).
 
 Games come in pairs: both games of a pair use the same dice sequence, with A
 playing first seat in one and second in the other, which cancels much of the luck.
@@ -120,14 +121,28 @@ class RandomPlayer(Player):
         return int(self.rng.integers(plays(board, d1, d2)[0]))
 
 
+def load_nets(weights: str | None, race: str | None = None) -> Any:
+    """The contact net in ``weights`` (None: the shipped one) with the race net in
+    ``race`` (None: the shipped one)."""
+    from dicehall.bots.backgammon import default_network
+    from dicehall.bots.backgammon.network import Network
+
+    if weights is None and race is None:
+        return default_network()
+    net = Network.load(weights)
+    if race is not None:
+        from dicehall.bots.backgammon.race import load
+
+        net.race = load(race)[0]
+    return net
+
+
 class BotPlayer(Player):
-    def __init__(self, level: str, seed: int, weights: str | None) -> None:
+    def __init__(self, level: str, seed: int, weights: str | None, race: str | None) -> None:
         super().__init__()
         from dicehall.bots.backgammon import Bot
-        from dicehall.bots.backgammon.network import Network
 
-        net = Network.load(weights) if weights else None
-        self.bot = Bot(level=level, seed=seed, network=net)
+        self.bot = Bot(level=level, seed=seed, network=load_nets(weights, race))
         self.name = level
 
     def reseed(self, seed: int, pair: int) -> None:
@@ -186,7 +201,9 @@ class GnubgPlayer(Player):
         self._dir.cleanup()
 
 
-def make_player(spec: str, seed: int, weights: str | None) -> Player | None:
+def make_player(
+    spec: str, seed: int, weights: str | None, race: str | None = None
+) -> Player | None:
     spec = spec.lower().removeprefix("bot:")
     if spec == "random":
         return RandomPlayer(seed)
@@ -195,7 +212,7 @@ def make_player(spec: str, seed: int, weights: str | None) -> Player | None:
             return None
         _, _, plies = spec.partition(":")
         return GnubgPlayer(int(plies.rstrip("ply") or 0))
-    return BotPlayer(spec, seed, weights)
+    return BotPlayer(spec, seed, weights, race)
 
 
 def play_game(a: Player, b: Player, a_first: bool, rolls: Any, single: bool) -> int:
@@ -234,10 +251,13 @@ def dice_for_pair(seed: int, pair: int, length: int = 2000) -> Any:
 _WORKER: dict[str, Any] = {}
 
 
-def _init_worker(a: str, b: str, seed: int, weights: str | None) -> None:
+def _init_worker(a: str, b: str, seed: int, weights: str | None, race: str | None) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    _WORKER["players"] = (make_player(a, seed, weights), make_player(b, seed + 1, weights))
+    _WORKER["players"] = (
+        make_player(a, seed, weights, race),
+        make_player(b, seed + 1, weights, race),
+    )
     for player in _WORKER["players"]:
         player.warm_up()  # every pair reseeds the players: this changes no game
     _WORKER["seed"] = seed
@@ -271,6 +291,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1, help="processes playing pairs")
     parser.add_argument("--scoring", choices=("single", "standard"), default="single")
     parser.add_argument("--weights", default=None, help="weights for the net bots")
+    parser.add_argument("--race-weights", default=None, help="race net for the net bots")
     parser.add_argument("--every", type=int, default=0, help="print a line every N games")
     parser.add_argument("--out", default=None, help="append each pair's points (JSON lines)")
     parser.add_argument("--resume", action="store_true", help="skip the pairs already in --out")
@@ -283,14 +304,14 @@ def main() -> None:
     single = args.scoring == "single"
     specs = [s.lower().removeprefix("bot:") for s in (args.a, args.b)]
     if specs == ["0ply", "pubeval"] and not args.python and not args.out:
-        compiled_0ply_vs_pubeval(args.games, args.seed, single, args.weights)
+        compiled_0ply_vs_pubeval(args.games, args.seed, single, args.weights, args.race_weights)
         return
     if any(s.startswith("gnubg") for s in specs) and not shutil.which(GNUBG):
         print(f"skipped: {GNUBG} is not installed")
         return
     for spec in specs:  # a bad name fails here, not in a worker
         if not spec.startswith("gnubg"):
-            make_player(spec, args.seed, args.weights)
+            make_player(spec, args.seed, args.weights, args.race_weights)
 
     done: dict[int, list[int]] = {}
     header = {"a": args.a, "b": args.b, "seed": args.seed, "scoring": args.scoring}
@@ -322,7 +343,9 @@ def main() -> None:
     signal.signal(signal.SIGINT, request_stop)
     started = time.perf_counter()
     pool = multiprocessing.get_context("fork").Pool(
-        args.workers, _init_worker, (args.a, args.b, args.seed, args.weights)
+        args.workers,
+        _init_worker,
+        (args.a, args.b, args.seed, args.weights, args.race_weights),
     )
     try:
         for pair, points, stats in pool.imap_unordered(_play_pair, todo, chunksize=1):
@@ -387,13 +410,13 @@ def report(a: str, b: str, results: Any, scoring: str) -> None:
         print(f"  gammons or backgammons: {100 * gammons:.1f}% of games")
 
 
-def compiled_0ply_vs_pubeval(games: int, seed: int, single: bool, weights: str | None) -> None:
+def compiled_0ply_vs_pubeval(
+    games: int, seed: int, single: bool, weights: str | None, race: str | None = None
+) -> None:
     """The same pairs, played entirely in compiled code (numba's own dice stream)."""
-    from dicehall.bots.backgammon import default_network
-    from dicehall.bots.backgammon.network import Network
     from dicehall.bots.backgammon.search import duel_0ply_vs_pubeval
 
-    net = Network.load(weights) if weights else default_network()
+    net = load_nets(weights, race)
     duel_0ply_vs_pubeval(*net.params(), 1, seed, single)  # compile outside the timing
     started = time.perf_counter()
     points = duel_0ply_vs_pubeval(*net.params(), games // 2, seed, single)

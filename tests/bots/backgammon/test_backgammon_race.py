@@ -86,7 +86,7 @@ TD_NET = Path(__file__).parents[3] / "benchmarks/results/backgammon_supervised/0
 @pytest.fixture(scope="module")
 def targets() -> tuple[np.ndarray, np.ndarray]:
     w1, b1, w2, b2, ext = Network.load(TD_NET).params()
-    return rt._sample_chunk(60, 7, w1, b1, w2, b2, ext[:3] + race.empty())
+    return rt._sample_chunk(60, 7, True, w1, b1, w2, b2, ext[:3] + race.empty())
 
 
 def test_targets_are_race_positions_valued_at_one_ply(targets) -> None:  # type: ignore[no-untyped-def]
@@ -134,6 +134,49 @@ def test_target_generation_skips_chunks_already_made(tmp_path) -> None:  # type:
     b1, t1 = rt.read_targets(tmp_path, 2)
     b2, t2 = rt.read_targets(again, 2)
     assert np.array_equal(b1, b2) and np.array_equal(t1, t2)
+
+
+def test_positions_do_not_depend_on_the_teacher(targets) -> None:  # type: ignore[no-untyped-def]
+    """Sampling without our 1-ply values (another teacher values them) gives the same
+    positions and no values."""
+    w1, b1, w2, b2, ext = Network.load(TD_NET).params()
+    boards, values = rt._sample_chunk(60, 7, False, w1, b1, w2, b2, ext[:3] + race.empty())
+    assert np.array_equal(boards, targets[0])
+    assert not values.any()
+
+
+@pytest.mark.parametrize("bad", ["gnubg", "gnubg:4", "gnubg:x", "pubeval:1", "Net", ""])
+def test_a_bad_teacher_is_refused(bad: str) -> None:
+    with pytest.raises(ValueError, match="expected 'net' or 'gnubg:PLIES'"):
+        rt.parse_teacher(bad)
+    with pytest.raises(SystemExit):
+        rt.main(["--out", "unused", "--teacher", bad])
+
+
+def test_gnubg_teacher_values_the_same_positions(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """``--teacher gnubg:0``: the positions of ``--teacher net``, each valued by gnubg
+    (as ``GnubgTeacher`` values it alone), reproducibly, with valid probabilities."""
+    from dicehall.bots.backgammon.supervised import GNUBG, GnubgTeacher
+
+    if not Path(GNUBG).exists():
+        pytest.skip(f"{GNUBG} is not installed")
+    kw = {"chunks": 2, "per_chunk": 6, "seed": 5, "progress": False}
+    rt.generate_targets(tmp_path / "net", workers=1, **kw)  # type: ignore[arg-type]
+    rt.generate_targets(tmp_path / "g", workers=2, teacher="gnubg:0", **kw)  # type: ignore[arg-type]
+    net_boards, _ = rt.read_targets(tmp_path / "net", 2)
+    boards, values = rt.read_targets(tmp_path / "g", 2)
+    assert np.array_equal(boards, net_boards)
+    teacher = GnubgTeacher(0)
+    try:
+        assert np.allclose(values, teacher.values(boards), atol=1e-6)
+    finally:
+        teacher.close()
+    assert ((values >= 0) & (values <= 1)).all()
+    assert (values[:, 1] <= values[:, 0] + 1e-9).all()  # a gammon is a win
+    assert (values[:, 3] <= 1 - values[:, 0] + 1e-9).all()  # a gammon loss is a loss
+    again = tmp_path / "again"
+    rt.generate_targets(again, workers=1, teacher="gnubg:0", **kw)  # type: ignore[arg-type]
+    assert np.array_equal(rt.read_targets(again, 2)[1], values)
 
 
 def test_the_shipped_race_net_is_closer_to_one_ply_than_the_contact_net(targets) -> None:  # type: ignore[no-untyped-def]

@@ -1,7 +1,14 @@
-"""Training of the race net (``race.py``) on 1-ply targets generated in parallel.
+"""Training of the race net (``race.py``) on deeper targets generated in parallel.
 
     python -m dicehall.bots.backgammon.race_training --out runs/race --workers 2 \
-        --chunks 40 --per-chunk 2000 --epochs 20 --hidden 48 --export FILE
+        --chunks 40 --per-chunk 2000 --epochs 20 --hidden 48 [--teacher gnubg:1] \
+        --export FILE
+
+The positions are races (no contact, not both home) from seeded 0-ply self-play. Their
+targets are either the 1-ply values of our own contact net with the bear-off databases
+(``--teacher net``, the default) or the cubeless values of GNU Backgammon
+(``--teacher gnubg:PLIES``; ``/usr/games/gnubg``, one gnubg process per worker, used as
+an independent reference: only its numbers are used, never its code).
 
 See ``race.py`` for the inputs and the method. Targets go to ``OUT/targets-NNNN.npz``
 (a rerun skips chunks already there), the fit to ``OUT/race-checkpoint.npz`` after
@@ -51,9 +58,11 @@ CHECKPOINT = "race-checkpoint.npz"
 
 @njit(cache=True)
 def _sample_chunk(
-    count: int, seed: int, w1: Any, b1: Any, w2: Any, b2: Any, ext: Any
+    count: int, seed: int, value: bool, w1: Any, b1: Any, w2: Any, b2: Any, ext: Any
 ) -> tuple[Any, Any]:
-    """``count`` race positions from seeded 0-ply self-play and their 1-ply values."""
+    """``count`` race positions from seeded 0-ply self-play and, when ``value``, their
+    1-ply values (else zeros: another teacher values them). The positions do not
+    depend on ``value``."""
     boards = np.zeros((count, 2, 26), dtype=np.int8)
     targets = np.zeros((count, 5))
     np.random.seed(seed)
@@ -82,7 +91,8 @@ def _sample_chunk(
             # a few positions per game, spread over the race
             if is_race(after) and not home and np.random.random() < 0.35 and taken < 12:
                 boards[k] = after
-                evaluate_1ply(after, w1, b1, w2, b2, ext, True, targets[k])
+                if value:
+                    evaluate_1ply(after, w1, b1, w2, b2, ext, True, targets[k])
                 k += 1
                 taken += 1
             board = swap(after)
@@ -92,8 +102,22 @@ def _sample_chunk(
 _WORKER: dict[str, Any] = {}
 
 
-def _target_task(job: tuple[int, int, int, str | None]) -> tuple[int, Any, Any]:
-    index, count, seed, contact = job
+def parse_teacher(teacher: str) -> int | None:
+    """The gnubg plies of ``gnubg:PLIES``, or None for ``net`` (our own 1-ply).
+
+    :raises ValueError: neither form, or plies outside 0..3.
+    """
+    if teacher == "net":
+        return None
+    kind, _, plies = teacher.partition(":")
+    if kind != "gnubg" or plies not in ("0", "1", "2", "3"):
+        raise ValueError(f"teacher {teacher!r}: expected 'net' or 'gnubg:PLIES' (PLIES 0 to 3)")
+    return int(plies)
+
+
+def _target_task(job: tuple[int, int, int, str | None, str]) -> tuple[int, Any, Any]:
+    index, count, seed, contact, teacher = job
+    plies = parse_teacher(teacher)
     if _WORKER.get("contact", "unset") != contact:
         from dicehall.bots.backgammon.network import Network
 
@@ -101,7 +125,18 @@ def _target_task(job: tuple[int, int, int, str | None]) -> tuple[int, Any, Any]:
         w1, b1, w2, b2, ext = net.params()
         _WORKER["params"] = (w1, b1, w2, b2, ext[:3] + empty())
         _WORKER["contact"] = contact
-    boards, targets = _sample_chunk(count, seed * 100_003 + index, *_WORKER["params"])
+    boards, targets = _sample_chunk(
+        count, seed * 100_003 + index, plies is None, *_WORKER["params"]
+    )
+    if plies is not None:
+        from dicehall.bots.backgammon.supervised import GnubgTeacher, label_chunk
+
+        if _WORKER.get("teacher_plies") != plies:
+            if "teacher" in _WORKER:
+                _WORKER["teacher"].close()
+            _WORKER["teacher"] = GnubgTeacher(plies)
+            _WORKER["teacher_plies"] = plies
+        targets = label_chunk(boards, [_WORKER["teacher"]])
     return index, boards, targets
 
 
@@ -121,12 +156,14 @@ def generate_targets(
     progress: bool = True,
     ray_address: str | None = None,
     contact: str | None = None,
+    teacher: str = "net",
 ) -> None:
     """Write ``OUT/targets-NNNN.npz`` for every chunk not already there, in ``workers``
     processes, or as Ray tasks when ``ray_address`` is given (an address or
     ``"local"``; the chunks, seeded by their index, are the same either way).
-    ``contact`` names the contact net's weights that play and value (default: the
-    shipped net)."""
+    ``contact`` names the contact net's weights that play (and value, with ``teacher``
+    ``net``; default: the shipped net); ``teacher`` ``gnubg:PLIES`` has gnubg value
+    the positions instead (``parse_teacher``)."""
     from rich.console import Console
     from rich.progress import Progress
 
@@ -135,12 +172,13 @@ def generate_targets(
     Network.load().params()  # build the bear-off databases before the workers need them
     out.mkdir(parents=True, exist_ok=True)
     todo = [
-        (i, per_chunk, seed, contact)
+        (i, per_chunk, seed, contact, teacher)
         for i in range(chunks)
         if not (out / f"targets-{i:04d}.npz").exists()
     ]
     with Progress(console=Console(stderr=True), disable=not progress) as bar:
-        task = bar.add_task("race targets (1-ply)", total=chunks, completed=chunks - len(todo))
+        label = "1-ply" if teacher == "net" else teacher
+        task = bar.add_task(f"race targets ({label})", total=chunks, completed=chunks - len(todo))
         if ray_address is not None:
             from dicehall.bots.backgammon.rollout import run_tasks
 
@@ -261,7 +299,7 @@ def fit(
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description="Train the backgammon race net on 1-ply targets.")
+    parser = argparse.ArgumentParser(description="Train the backgammon race net on deeper targets.")
     parser.add_argument("--out", required=True, type=Path)
     parser.add_argument("--chunks", type=int, default=40, help="target chunks (the last held out)")
     parser.add_argument("--per-chunk", type=int, default=2000)
@@ -277,7 +315,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--contact", default=None, help="contact net weights for the targets (default: shipped)"
     )
+    parser.add_argument(
+        "--teacher", default="net", help="net (our 1-ply, default) or gnubg:PLIES (0 to 3)"
+    )
     args = parser.parse_args(argv)
+    try:
+        parse_teacher(args.teacher)
+    except ValueError as exc:
+        parser.error(str(exc))
     if args.chunks < 2 or args.per_chunk < 1 or args.epochs < 1 or args.hidden < 1:
         parser.error("--chunks must be >= 2; --per-chunk, --epochs, --hidden >= 1")
     generate_targets(
@@ -288,6 +333,7 @@ def main(argv: list[str] | None = None) -> None:
         args.workers,
         ray_address=args.ray,
         contact=args.contact,
+        teacher=args.teacher,
     )
     boards, targets = read_targets(args.out, args.chunks)
     weights = fit(
@@ -304,7 +350,8 @@ def main(argv: list[str] | None = None) -> None:
     )
     if args.export:
         meta = {"epochs": args.epochs, "seed": args.seed, "hidden": args.hidden}
-        meta |= {"positions": int(boards.shape[0]), "targets": "1-ply contact net + bear-off"}
+        source = "1-ply contact net + bear-off" if args.teacher == "net" else args.teacher
+        meta |= {"positions": int(boards.shape[0]), "targets": source}
         save(args.export, weights, meta, compact=True)
         print(f"exported {args.export}")
 
