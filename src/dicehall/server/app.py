@@ -303,6 +303,16 @@ class Connection:
         self.queue.put_nowait(text)
 
 
+def _settle(future: asyncio.Future[Any], result: Any, exc: BaseException | None) -> None:
+    """Complete ``future`` (event loop thread) unless it was cancelled meanwhile."""
+    if future.done():
+        return
+    if exc is not None:
+        future.set_exception(exc)
+    else:
+        future.set_result(result)
+
+
 class Hub:
     """Fans committed changes out to the WebSocket connections watching each game.
 
@@ -328,7 +338,31 @@ class Hub:
         #: ``acting.ack``: the connection and ``ref`` of the act this thread is running
         #: (``acting_for``), answered by that connection's update
         self.acting = threading.local()
+        #: the worker threads of acts (``act_for``; the event loop's default executor)
+        self.pool: ThreadPoolExecutor | None = None
         service.listeners.append(self.on_commit)
+
+    async def act_for(self, conn: Connection, ref: Any, act: Callable[[], int]) -> tuple[int, bool]:
+        """``acting_for`` in a worker thread (``pool``), its outcome handed back to the event
+        loop the way the updates are (``_call``): the act's own update was handed over just
+        before it, so one wake-up of the loop takes both, where ``asyncio.to_thread`` woke
+        it a second time for the outcome."""
+        loop = asyncio.get_running_loop()
+        pool = self.pool
+        if pool is None:
+            return await asyncio.to_thread(self.acting_for, conn, ref, act)
+        done: asyncio.Future[tuple[int, bool]] = loop.create_future()
+
+        def job() -> None:
+            try:
+                outcome = self.acting_for(conn, ref, act)
+            except BaseException as exc:
+                self._call(loop, _settle, done, None, exc)
+            else:
+                self._call(loop, _settle, done, outcome, None)
+
+        pool.submit(job)
+        return await done
 
     def acting_for(self, conn: Connection, ref: Any, act: Callable[[], int]) -> tuple[int, bool]:
         """Run ``act`` (a ``service.act`` of ``conn``'s, in this worker thread) so that the
@@ -640,6 +674,7 @@ def create_app(
         # wait together; anyio's (the sync HTTP endpoints) has 40
         io_pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="dicehall-io")
         hub.loop.set_default_executor(io_pool)
+        hub.pool = io_pool
         anyio.to_thread.current_default_thread_limiter().total_tokens = threads
         stop = threading.Event()
         listener = threading.Thread(
@@ -1132,7 +1167,7 @@ def create_app(
             text = typed.text
             act = functools.partial(service.act, conn.game_id, conn.seats, text, typed.seq)
             try:
-                new_seq, acked = await asyncio.to_thread(hub.acting_for, conn, ref, act)
+                new_seq, acked = await hub.act_for(conn, ref, act)
             except ServiceError as exc:
                 return _ws_error(exc, ref)
             except Exception as exc:  # a bug must not cost the player his connection
