@@ -67,7 +67,8 @@ async def player(
         except TimeoutError:
             continue
         kind = msg.get("type")
-        if kind == "ok" and waiting:
+        # the answer to an act: ``ok``, or (since 5 December 2026) the update carrying its ref
+        if waiting and (kind == "ok" or (kind == "update" and msg.get("ref") == ref)):
             if latencies is not None:
                 latencies.append(time.perf_counter() - sent)
             waiting = False

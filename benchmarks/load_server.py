@@ -6,7 +6,8 @@ two clients per game (one per seat) and lets them play random legal moves, each 
 0.5-1.5 s, for ``--duration`` seconds; finished games are replaced by new ones. Then it stops
 the server and prints:
 
-- acknowledgement latency (act sent -> ``ok`` received), p50/p95/p99/max;
+- acknowledgement latency (act sent -> its answer: ``ok``, or the update carrying the
+  act's ref), p50/p95/p99/max;
 - broadcast latency (act sent -> the opponent's connection sees the new position);
 - errors (error replies, lost connections, acts never answered);
 - server CPU per accepted action (user + system time of the server processes over the
@@ -125,7 +126,15 @@ class Player:
             msg = loads(raw)
             kind = msg.get("type")
             now = time.perf_counter()
-            if kind in ("snapshot", "update"):
+            if kind == "update" and msg.get("ref") in self.pending:
+                # the update answering this seat's act (servers since 5 December 2026 send
+                # it with the act's ref, in place of an ``ok``): the acknowledgement
+                self.acknowledged(msg, now)
+                self.observe(msg, now)
+                if self.status == "finished":
+                    return
+                self.maybe_act(ws)
+            elif kind in ("snapshot", "update"):
                 self.observe(msg, now)
                 if self.status == "finished":
                     return
@@ -153,6 +162,13 @@ class Player:
                             }
                         )
                     )
+
+    def acknowledged(self, msg: dict[str, Any], now: float) -> None:
+        sent = self.pending.pop(msg["ref"])
+        if self.bench.stats.measuring:
+            self.bench.stats.ack.append(now - sent)
+            self.bench.stats.acts += 1
+        self.acting = False
 
     def observe(self, msg: dict[str, Any], now: float) -> None:
         seq = msg.get("seq")

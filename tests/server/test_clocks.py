@@ -203,11 +203,20 @@ def test_a_client_cannot_cheat_the_clock(tmp_path: Path) -> None:
                     "elapsed": 0,
                 }
             )
-            assert _next(ws, "ok")["ref"] == 1
+            assert _answer(ws)["ref"] == 1
             ws.send_json({"type": "clock", "v": 1, "ref": 2, "remaining": [999, 999]})
             clock = _next(ws, "clock")["clock"]
         assert clock["remaining"][seat] == pytest.approx(10.0)  # the server's 50 s counted
         assert clock["running"] == 1 - seat
+
+
+def _answer(ws: Any) -> dict[str, Any]:
+    """The answer to an accepted act: the connection's update carrying its ``ref``."""
+    while True:
+        msg = ws.receive_json()
+        if msg["type"] == "update" and "ref" in msg:
+            return msg  # type: ignore[no-any-return]
+        assert msg["type"] not in ("error", "ok"), msg
 
 
 def _next(ws: Any, kind: str) -> dict[str, Any]:

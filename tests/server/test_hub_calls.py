@@ -72,3 +72,52 @@ def test_calls_from_many_threads_each_run_once_before_what_each_thread_scheduled
         for i in range(200):
             assert ran.count(("update", w, i)) == 1
             assert ran.index(("update", w, i)) < ran.index(("ok", w, i))
+
+
+def test_an_acts_outcome_comes_back_through_the_same_hand_over_after_its_update() -> None:
+    """``Hub.act_for`` runs the act in the pool and hands its outcome to the loop the way the
+    updates go, after the update its commit handed over (one wake-up takes both); an act
+    that raises raises in the loop."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    hub = Hub(_Service())  # type: ignore[arg-type]
+    hub.pool = ThreadPoolExecutor(max_workers=1)
+    order: list[Any] = []
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        wakes = 0
+        wake = loop.call_soon_threadsafe
+
+        def counted(*args: Any) -> Any:
+            nonlocal wakes
+            wakes += 1
+            return wake(*args)
+
+        loop.call_soon_threadsafe = counted  # type: ignore[method-assign]
+
+        def act() -> int:
+            hub._call(loop, order.append, "update")
+            return 5
+
+        task = asyncio.create_task(hub.act_for(object(), 1, act))  # type: ignore[arg-type]
+        await asyncio.sleep(0)  # the act is in the pool now
+        assert hub.pool is not None
+        # the loop kept busy until the act is done (the pool's one thread runs this after
+        # it), as under load: what the act handed over waits for one wake-up
+        hub.pool.submit(lambda: None).result()
+        order.append(await task)
+        assert wakes == 1  # the update and the outcome: one wake-up
+
+        def refused() -> int:
+            raise ValueError("stale")
+
+        try:
+            await hub.act_for(object(), 2, refused)  # type: ignore[arg-type]
+        except ValueError as exc:
+            order.append(str(exc))
+
+    asyncio.run(main())
+    hub.pool.shutdown()
+    assert order == ["update", (5, False), "stale"]  # nobody took the ack: the caller sends ok

@@ -69,22 +69,21 @@ def test_a_whole_game_over_the_websocket_speaks_only_typed_messages(client: Any)
             mover = 0 if latest[0]["legal"] else 1
             act = {"type": "act", "v": 1, "ref": ref, "text": latest[mover]["legal"][0]}
             conns[mover].send_json({**act, "seq": latest[mover]["seq"]})
-            # the mover's own update may come before or after its ok
-            ok, update = None, None
-            while ok is None or update is None or update["seq"] != ok["seq"]:
-                msg = read(conns[mover])
-                if msg["type"] == "ok":
-                    ok = msg
-                elif msg["type"] == "update":
-                    update = msg
-            assert ok["ref"] == ref
+            # the mover's own update answers the act: it carries its ref (no ok follows)
+            update = read(conns[mover])
+            while update["type"] != "update" or "ref" not in update:
+                assert update["type"] == "update", update
+                update = read(conns[mover])
+            assert update["ref"] == ref
             latest[mover] = update
-            latest[1 - mover] = until(conns[1 - mover], "update", ok["seq"])
-            until(watcher, "update", ok["seq"])
+            latest[1 - mover] = until(conns[1 - mover], "update", update["seq"])
+            until(watcher, "update", update["seq"])
         a.send_json({"type": "act", "v": 1, "ref": "bad", "text": "25/1", "seq": 0})
         assert until(a, "error")["ref"] == "bad"
         a.send_json({"type": "ping", "v": 1, "ref": "p"})
         assert until(a, "pong")["ref"] == "p"
+        a.send_json({"type": "resign", "v": 1, "ref": "r"})
+        assert until(a, "ok")["ref"] == "r"
     assert {"snapshot", "update", "ok", "error", "pong"} <= set(seen)
 
 

@@ -267,3 +267,41 @@ def test_serve_freezes_what_start_up_made(tmp_path: Path) -> None:
             assert client.get("/api/protocol").status_code == 200
     finally:
         gc.unfreeze()
+
+
+def test_an_append_heard_with_the_game_free_is_applied_at_once_else_by_a_worker(
+    tmp_path: Path,
+) -> None:
+    """The listener applies an append itself when nothing of the game is queued and its lock
+    is free (no thread hand-over); while a commit holds the lock, it hands the append to a
+    worker and goes on listening, and the worker applies it, in order, once the lock is free."""
+    a, b, game_id = pair(tmp_path)
+    notes = heard(a)
+    play(a, game_id, 4, random.Random(3))
+    threads: list[str] = []
+    b.listeners.append(lambda live, entries: threads.append(threading.current_thread().name))
+    theirs = b.cached(game_id)
+    assert theirs is not None
+    b.on_remote(game_id, notes[0].last, notes[0])
+    assert theirs.seq == notes[0].last  # applied before on_remote returned
+    assert threads == [threading.current_thread().name]
+    with theirs.lock:  # held as by a commit in another thread (the lock is re-entrant: the
+        # listener is another thread here)
+        done = threading.Event()
+
+        def listener() -> None:
+            for note in notes[1:]:
+                b.on_remote(game_id, note.last, note)
+            done.set()
+
+        t = threading.Thread(target=listener, name="listener")
+        t.start()
+        assert done.wait(30)  # the listener did not wait for the lock
+        assert theirs.seq == notes[0].last  # nothing applied while the lock is held
+    settle(b)
+    t.join()
+    mine = a.get(game_id)
+    assert [e.to_dict() for e in theirs.log] == [e.to_dict() for e in mine.log]
+    assert str(theirs.state) == str(mine.state)
+    assert "listener" not in threads[1:] and len(threads) >= 2
+    assert b._remote_pending == {}

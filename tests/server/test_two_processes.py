@@ -103,19 +103,18 @@ def send(ws: ClientConnection, **msg: Any) -> None:
     ws.send(json.dumps({"v": 1, **msg}))
 
 
+def answered(m: dict[str, Any]) -> bool:
+    """Whether ``m`` answers an act: an error, or the update carrying the act's ``ref``."""
+    return m["type"] == "error" or (m["type"] == "update" and "ref" in m)
+
+
 def act(ws: ClientConnection, text: str, seq: int) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Play ``text`` and wait for both the ``ok`` and the update it makes (in either order)."""
+    """Play ``text`` and wait for its answer, the update it makes (carrying its ``ref``);
+    returns it twice (as the answer and as the update)."""
     send(ws, type="act", ref=2, text=text, seq=seq)
-    ok: dict[str, Any] | None = None
-    update: dict[str, Any] | None = None
-    while ok is None or update is None or update["seq"] < ok["seq"]:
-        msg = until(ws, lambda m: m["type"] in ("ok", "update", "error"))
-        assert msg["type"] != "error", msg
-        if msg["type"] == "ok":
-            ok = msg
-        else:
-            update = msg
-    return ok, update
+    msg = until(ws, answered)
+    assert msg["type"] == "update" and msg["ref"] == 2, msg
+    return msg, msg
 
 
 def update_at(ws: ClientConnection, seq: int) -> dict[str, Any]:
@@ -156,7 +155,7 @@ def test_a_move_through_one_process_reaches_a_spectator_on_the_other(
             assert mine["legal"]
         # and B can play the game on: the next move goes through B
         send(other_seat, type="act", ref=3, text=mine["legal"][0], seq=mine["seq"])
-        assert until(other_seat, lambda m: m["type"] in ("ok", "error"))["type"] == "ok"
+        assert until(other_seat, answered)["type"] == "update"
 
 
 def test_concurrent_acts_on_one_seat_through_both_processes_one_wins(
@@ -219,4 +218,4 @@ def test_kill_9_of_one_process_loses_nothing_and_its_games_go_on(
             assert moves == acknowledged[game_id]  # every acknowledged action is there
             assert snap["status"] == "playing" and snap["you"] == [0, 1] and snap["legal"]
             send(ws, type="act", ref=2, text=snap["legal"][0], seq=snap["seq"])
-            assert until(ws, lambda m: m["type"] in ("ok", "error"))["type"] == "ok"
+            assert until(ws, answered)["type"] == "update"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 from dicehall.core.registry import load_game
 from dicehall.games.backgammon.rules import Play
@@ -226,3 +227,30 @@ def test_the_graph_json_written_by_the_kernel_is_the_views_json_byte_for_byte() 
         else:
             questions += 1
     assert doubles >= 150 and questions >= 20
+
+
+def test_a_full_cache_of_play_texts_drops_its_oldest_quarter_not_everything(
+    monkeypatch: Any,
+) -> None:
+    from dicehall.server.views import backgammon as bg_view
+
+    cache: dict[bytes, str] = {}
+    monkeypatch.setattr(bg_view, "_TEXTS", cache)
+    monkeypatch.setattr(bg_view, "_TEXTS_MAX", 400)
+    full = 0
+    for state in _positions(3, 200):  # the texts are the plain definition, however cached
+        texts = bg_view.legal_texts_and_view(state)[0]
+        assert texts == state.legal_texts()
+        # at most the cap, unless one position's plays alone pass it (426 here: all kept)
+        assert len(cache) <= max(400, len(texts))
+        if full:
+            assert len(cache) > 300  # once full, never emptied: a quarter goes at a time
+        full += len(cache) > 300
+    assert full > 100
+    # when full, the oldest quarter goes (first in, first out); the newest stay
+    cache.update({b"%d" % i: str(i) for i in range(400 - len(cache))})
+    first = list(cache)
+    bg_view._make_room(cache, 1)
+    assert list(cache) == first[100:]
+    bg_view._make_room(cache, 1)  # room enough: nothing goes
+    assert list(cache) == first[100:]

@@ -114,9 +114,11 @@ def test_out_of_turn_illegal_and_stale_actions(client: Any) -> None:
         mover_ws.send_json({"type": "act", "v": 1, "text": mover["legal"][0], "seq": seq - 1})
         assert recv(mover_ws, "error")["code"] == "stale"
         assert client.get(f"/api/games/{game_id}").json()["seq"] == seq
-        # now a legal one: the mover gets ok, everybody gets one update with the new entries
+        # now a legal one: everybody gets one update with the new entries; the mover's carries
+        # the act's ref, its answer (one frame: no ok follows)
         mover_ws.send_json({"type": "act", "v": 1, "ref": 2, "text": mover["legal"][0], "seq": seq})
-        assert recv(mover_ws, "ok")["seq"] == seq + 2  # the play and the next roll
+        answer = recv(mover_ws, "update")
+        assert answer["ref"] == 2 and answer["seq"] == seq + 2  # the play and the next roll
         update = recv(watcher, "update")
         play, roll = update["entries"]
         assert play["seq"] == seq + 1 and play["text"] == mover["legal"][0]
@@ -142,14 +144,34 @@ def test_two_clients_acting_at_once_exactly_one_wins(client: Any) -> None:
         for ws in (a, b):
             while True:
                 msg = ws.receive_json()
-                if msg["type"] in ("ok", "error"):
+                assert msg["type"] != "ok", msg  # an accepted act is answered by its update
+                if msg["type"] == "error" or "ref" in msg:
                     answers.append(msg)
                     break
-        assert sorted(m["type"] for m in answers) == ["error", "ok"]
+        assert sorted(m["type"] for m in answers) == ["error", "update"]
         assert next(m for m in answers if m["type"] == "error")["code"] in ("stale", "out_of_turn")
     log = client.get(f"/api/games/{game_id}").json()["log"]
     assert [e["seq"] for e in log] == list(range(1, len(log) + 1))
     assert sum(1 for e in log if e["actor"] >= 0) == 1
+
+
+def test_an_accepted_act_is_answered_by_its_update_alone(client: Any) -> None:
+    """One frame per accepted act to the actor: the update, carrying the act's ``ref`` (an
+    ``ok`` and an update were two frames, the ``ok`` a tenth of the sockets' writes)."""
+    game_id, t0, t1 = friend_game(client)
+    with client.websocket_connect("/ws") as a, client.websocket_connect("/ws") as watcher:
+        snap = join(a, game_id, [t0, t1])
+        join(watcher, game_id, [])
+        a.send_json({"type": "act", "v": 1, "ref": 7, "text": snap["legal"][0], "seq": snap["seq"]})
+        a.send_json({"type": "ping", "v": 1, "ref": "p"})
+        answer = a.receive_json()
+        # a holds both seats: its update is the mover's, with the legal moves, and the ref
+        assert answer["type"] == "update" and answer["ref"] == 7
+        assert answer["seq"] == snap["seq"] + 2 and answer["legal"]
+        assert a.receive_json() == {"type": "pong", "v": 1, "ref": "p"}  # and no ok
+        seen = watcher.receive_json()
+        assert seen["type"] == "update" and "ref" not in seen  # others' updates carry none
+        assert seen["seq"] == answer["seq"] and seen["legal"] is None
 
 
 def test_racing_threads_exactly_one_wins(client: Any) -> None:
@@ -185,7 +207,8 @@ def test_reconnect_gets_the_same_game(client: Any) -> None:
     with client.websocket_connect("/ws") as a:
         first = join(a, game_id, [t0, t1])
         a.send_json({"type": "act", "v": 1, "text": first["legal"][0], "seq": first["seq"]})
-        recv(a, "ok")
+        answer = recv(a, "update")
+        assert "ref" in answer and answer["ref"] is None  # the answer to an act without ref
     with client.websocket_connect("/ws") as again:
         snap = join(again, game_id, [t0, t1])
         assert snap["seq"] == first["seq"] + 2 and snap["legal"]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import random
@@ -302,6 +303,16 @@ class Connection:
         self.queue.put_nowait(text)
 
 
+def _settle(future: asyncio.Future[Any], result: Any, exc: BaseException | None) -> None:
+    """Complete ``future`` (event loop thread) unless it was cancelled meanwhile."""
+    if future.done():
+        return
+    if exc is not None:
+        future.set_exception(exc)
+    else:
+        future.set_result(result)
+
+
 class Hub:
     """Fans committed changes out to the WebSocket connections watching each game.
 
@@ -324,7 +335,47 @@ class Hub:
         #: order (``_call``)
         self._calls: list[tuple[Callable[..., None], tuple[Any, ...]]] = []
         self._calls_lock = threading.Lock()
+        #: ``acting.ack``: the connection and ``ref`` of the act this thread is running
+        #: (``acting_for``), answered by that connection's update
+        self.acting = threading.local()
+        #: the worker threads of acts (``act_for``; the event loop's default executor)
+        self.pool: ThreadPoolExecutor | None = None
         service.listeners.append(self.on_commit)
+
+    async def act_for(self, conn: Connection, ref: Any, act: Callable[[], int]) -> tuple[int, bool]:
+        """``acting_for`` in a worker thread (``pool``), its outcome handed back to the event
+        loop the way the updates are (``_call``): the act's own update was handed over just
+        before it, so one wake-up of the loop takes both, where ``asyncio.to_thread`` woke
+        it a second time for the outcome."""
+        loop = asyncio.get_running_loop()
+        pool = self.pool
+        if pool is None:
+            return await asyncio.to_thread(self.acting_for, conn, ref, act)
+        done: asyncio.Future[tuple[int, bool]] = loop.create_future()
+
+        def job() -> None:
+            try:
+                outcome = self.acting_for(conn, ref, act)
+            except BaseException as exc:
+                self._call(loop, _settle, done, None, exc)
+            else:
+                self._call(loop, _settle, done, outcome, None)
+
+        pool.submit(job)
+        return await done
+
+    def acting_for(self, conn: Connection, ref: Any, act: Callable[[], int]) -> tuple[int, bool]:
+        """Run ``act`` (a ``service.act`` of ``conn``'s, in this worker thread) so that the
+        update its commit sends ``conn`` carries ``ref``: that update is the act's
+        acknowledgement, one frame where an ``ok`` and an update were two. Returns the
+        new seq and whether the update took the acknowledgement (if not, the caller sends
+        the ``ok``: nobody here was in the room, or building the update failed)."""
+        self.acting.ack = (conn, ref)
+        try:
+            seq = act()
+        finally:
+            acked = self.acting.__dict__.pop("ack", None) is None
+        return seq, acked
 
     def _call(self, loop: asyncio.AbstractEventLoop, fn: Callable[..., None], *args: Any) -> None:
         """Run ``fn(*args)`` in the event loop, after everything handed over before (from any
@@ -357,8 +408,13 @@ class Hub:
         loop = self.loop
         if loop is None or loop.is_closed() or live.id not in self.rooms:
             return
+        ack: tuple[Connection, Any] | None = None
         try:
             plain, mover, seat = self.service.update_messages(live, entries, self._held(live))
+            # the commit of an act this thread runs for a connection (not a flag falling
+            # before it, which commits no action): its update answers the act
+            if any(e.actor >= 0 for e in entries):
+                ack = self.acting.__dict__.pop("ack", None)
         except Exception as exc:  # a broken view must not silence the game: say so
             log.exception("update of game %s failed", live.id)
             message = clip(f"the server could not draw the game: {exc}", 200)
@@ -371,7 +427,12 @@ class Hub:
                 }
             )
             mover, seat = None, None
-        self._call(loop, self._dispatch, live.id, plain, mover, seat)
+        acked: tuple[Connection, str] | None = None
+        if ack is not None:
+            conn, ref = ack
+            text = mover if mover is not None and seat in conn.seats else plain
+            acked = (conn, f'{text[:-1]},"ref":{dumps(ref)}}}')
+        self._call(loop, self._dispatch, live.id, plain, mover, seat, acked)
 
     def _held(self, live: LiveGame) -> Callable[[int], bool]:
         """Whether a connection here holds a seat of ``live`` (its legal moves are built only
@@ -383,9 +444,19 @@ class Hub:
 
         return held
 
-    def _dispatch(self, game_id: str, plain: str, mover: str | None, seat: int | None) -> None:
+    def _dispatch(
+        self,
+        game_id: str,
+        plain: str,
+        mover: str | None,
+        seat: int | None,
+        acked: tuple[Connection, str] | None = None,
+    ) -> None:
         for conn in list(self.rooms.get(game_id, ())):
-            conn.push(mover if mover is not None and seat in conn.seats else plain)
+            if acked is not None and conn is acked[0]:
+                conn.push(acked[1])
+            else:
+                conn.push(mover if mover is not None and seat in conn.seats else plain)
 
     def enter(self, conn: Connection, live: LiveGame, seats: list[int], first: str) -> None:
         """Put ``conn`` in the room of ``live`` and queue ``first`` (its snapshot) before any
@@ -603,6 +674,7 @@ def create_app(
         # wait together; anyio's (the sync HTTP endpoints) has 40
         io_pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="dicehall-io")
         hub.loop.set_default_executor(io_pool)
+        hub.pool = io_pool
         anyio.to_thread.current_default_thread_limiter().total_tokens = threads
         stop = threading.Event()
         listener = threading.Thread(
@@ -1093,15 +1165,16 @@ def create_app(
             if conn.game_id is None:
                 return error("not_joined", "send a join message first", ref)
             text = typed.text
+            act = functools.partial(service.act, conn.game_id, conn.seats, text, typed.seq)
             try:
-                new_seq = await asyncio.to_thread(
-                    service.act, conn.game_id, conn.seats, text, typed.seq
-                )
+                new_seq, acked = await hub.act_for(conn, ref, act)
             except ServiceError as exc:
                 return _ws_error(exc, ref)
             except Exception as exc:  # a bug must not cost the player his connection
                 log.exception("act %r in game %s failed", clip(text, 60), conn.game_id)
                 return error("internal_error", clip(f"the server failed: {exc}", 200), ref)
+            if acked:  # the update this connection got carries ``ref``: it is the answer
+                return None
             return {"type": "ok", "v": PROTOCOL_VERSION, "ref": ref, "seq": new_seq}
         if isinstance(typed, messages.ResignMessage):
             if conn.game_id is None:

@@ -153,7 +153,9 @@ class ErrorMessage(Message):
 
 
 class OkMessage(Message):
-    """The answer to the connection's own ``act`` (``seq``) or ``resign`` (``resigned``)."""
+    """The answer to the connection's own ``resign`` (``resigned``), or to its ``act``
+    (``seq``) when no update answers it (an accepted act is answered by the update its
+    commit sends the connection, carrying the act's ``ref``: ``UpdateMessage``)."""
 
     type: Literal["ok"] = "ok"
     seq: int | None = None
@@ -236,7 +238,9 @@ class SnapshotMessage(_GameFields):
 
 class UpdateMessage(_GameFields):
     """A change: the snapshot's fields without ``log`` and ``you``, plus ``entries``, the log
-    entries added since the previous update."""
+    entries added since the previous update. The update that a connection's own accepted
+    ``act`` makes carries that act's ``ref`` (the key present, even when null): it is the
+    act's answer, and no ``ok`` follows."""
 
     type: Literal["update"] = "update"
     entries: list[LogEntryModel]

@@ -953,16 +953,42 @@ class GameService:
 
     def on_remote(self, game_id: str, seq: int, appended: Appended | None = None) -> None:
         """Another process changed ``game_id`` (``appended``: the actions it appended, from
-        its notification): catch the cached game up (in a worker thread) and tell the
-        listeners; a game not cached here is left to load when touched."""
-        if self.cached(game_id) is None or self._closed:
+        its notification): catch the cached game up and tell the listeners; a game not
+        cached here is left to load when touched.
+
+        An append heard while nothing of the game is queued and its lock is free is applied
+        at once, in the calling thread (the listener's: the work is the interpreter's, so a
+        worker thread would not do it sooner, and handing it over was a thread hand-over
+        per action); anything else (the lock held by a commit, a change that must be read
+        from the database) goes to a worker thread, so the listener never waits."""
+        live = self.cached(game_id)
+        if live is None or self._closed:
             return
         with self._remote_lock:
             queued = self._remote_pending.get(game_id)
             if queued is not None:
                 queued.append(appended)  # the queued or running catch-up takes this one too
                 return
-            self._remote_pending[game_id] = [appended]
+            inline = appended is not None and live.lock.acquire(blocking=False)
+            # running (inline) or queued: what is heard meanwhile waits here, in order
+            self._remote_pending[game_id] = [] if inline else [appended]
+        if inline:
+            try:
+                entries = self._apply_appended(live, [appended])
+                if entries:
+                    self._notify(live, entries)
+            except Exception:
+                entries = None
+                log.exception("catching up game %s failed", game_id)
+            finally:
+                live.lock.release()
+            with self._remote_lock:
+                later = self._remote_pending[game_id]
+                if entries is None:
+                    later.insert(0, None)  # not applied (a gap, a status): read the game
+                elif not later:
+                    del self._remote_pending[game_id]
+                    return
         self._remote.submit(self._remote_catch_up, game_id)
 
     def _remote_catch_up(self, game_id: str) -> None:

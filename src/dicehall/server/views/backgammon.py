@@ -15,6 +15,7 @@ Points are given per seat in that seat's own numbering (``0`` = borne off, ``1..
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import numpy as np
@@ -127,10 +128,24 @@ def legal_view(state: State) -> dict[str, Any]:
 
 
 #: play texts by their ``clickgraph.text_keys`` (the steps, and which of them hit): the text
-#: depends on nothing else, and the same plays come back in position after position; cleared
-#: when it grows large
+#: depends on nothing else, and the same plays come back in position after position; when it
+#: is full, the oldest quarter goes (``_make_room``)
 _TEXTS: dict[bytes, str] = {}
 _TEXTS_MAX = 200_000
+
+
+def _make_room(cache: dict[bytes, str], wanted: int) -> None:
+    """Drop the oldest entries of ``cache`` (a quarter of ``_TEXTS_MAX``, or more if
+    ``wanted`` new ones need it) when ``wanted`` more would pass ``_TEXTS_MAX``: the common
+    plays stay (they come back at once), where clearing it whole formatted every play of the
+    next positions again. Oldest by insertion (a dict's order): a text found again is not
+    moved, so this is a FIFO, which costs nothing per hit."""
+    over = len(cache) + wanted - _TEXTS_MAX
+    if over <= 0:
+        return
+    for key in list(itertools.islice(cache, max(over, _TEXTS_MAX // 4))):
+        del cache[key]
+
 
 #: the key, in a state's ``_cache``, of each legal play's place in the listing by its canonical
 #: text (put there by ``legal_texts_and_view``, read by ``move_view``)
@@ -215,14 +230,13 @@ def _texts_and_graph(s: BackgammonState) -> tuple[list[str], list[str], tuple[in
         # the texts not seen yet, written by a kernel from their keys (the text of a play
         # depends on its key alone: ``clickgraph.play_texts`` is ``format_play`` compiled)
         missing = [i for i, f in enumerate(found) if f is None]
+        _make_room(cache, len(missing))
         data, ends = _play_texts()(keys[np.array(missing, dtype=np.int64)])
         written = data.tobytes().decode("ascii")
         offset = 0
         for i, end in zip(missing, ends.tolist(), strict=True):
             text = written[offset:end]
             offset = end
-            if len(cache) >= _TEXTS_MAX:
-                cache.clear()
             found[i] = cache[raw[i]] = text
     texts: list[str] = found  # type: ignore[assignment]  # every one is found now
     # move_view of the play chosen finds its steps by its place instead of parsing its text

@@ -250,10 +250,17 @@ function onMessage(msg) {
       break;
     }
     case "update": {
-      // incremental: the new log entries and the changed view; the log is kept here
+      // incremental: the new log entries and the changed view; the log is kept here. The
+      // update that follows this connection's own accepted act carries the act's ref: it
+      // is the act's answer (no separate "ok" comes)
+      if (waiting) {
+        state.pending.delete(msg.ref);
+        waiting.resolve(msg);
+        clearError();
+      }
       const base = state.pendingSnap || state.snap;
       if (!base) break; // the join's snapshot is on its way
-      const { type, entries, ...rest } = msg;
+      const { type, entries, ref, ...rest } = msg;
       if (msg.seq - entries.length !== base.seq) {
         sendJoin(); // a gap (missed updates): ask for a full snapshot again
         break;
