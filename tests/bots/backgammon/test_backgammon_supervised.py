@@ -254,3 +254,18 @@ def test_candidates_chunks_record_their_ranks(tmp_path) -> None:  # type: ignore
     sv.make_positions(plain, 1, 40, 1, 0.1)
     with np.load(plain / "positions-0000.npz") as f:
         assert "rank" not in f.files
+
+
+def test_committed_candidate_targets_are_remade_from_their_seed() -> None:
+    """make.sh step 11 (5 Dec 2026): the committed gnubg 1-ply targets of 9d's 4 best
+    plays at each decision (seed 23) record boards that ``--candidates 4`` makes again,
+    bit for bit, for the first and the last chunk."""
+    sup = RESULTS / "backgammon_supervised"
+    start = Network.load(sup / "9d_sup4_32ep.npz").params()
+    for chunk in (0, 99):
+        with np.load(sup / "sup5_gnubg1ply_9d" / f"targets-{chunk:04d}.npz") as f:
+            committed, targets, plies = f["boards"], f["targets"], int(f["plies"])
+        assert plies == 1 and targets.shape == (1000, 5)
+        assert ((targets >= 0) & (targets <= 1)).all()
+        remade = sv.sample_candidates(1000, sv._chunk_seed(23, chunk), 0.1, 4, *start)[0]
+        assert np.array_equal(remade, committed)
