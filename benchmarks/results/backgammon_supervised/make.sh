@@ -272,3 +272,19 @@ OPENBLAS_NUM_THREADS=1 $SV --out runs/fit11a --chunks 1118 --seed 24 $FIT --resu
     --export runs/fit11a/w.npz
 OPENBLAS_NUM_THREADS=1 $SV --out runs/fit11b --chunks 1316 --seed 25 $FIT --resume \
     --export runs/fit11b/w.npz
+#     committed as 11a_cand_x1.npz and 11b_cand_x3.npz (the exports with their meta notes
+#     rewritten, same weights)
+# 11c. how they were judged: the 2-ply set, sup5 chunk 99 (held out of both fits), and
+#     gnubg 2-ply on 10,000 0-ply decisions against 9d
+python benchmarks/accuracy_backgammon.py benchmarks/results/backgammon_holdout_gnubg2ply.npz \
+    $R/9d_sup4_32ep.npz $R/11a_cand_x1.npz $R/11b_cand_x3.npz
+python benchmarks/accuracy_backgammon.py $R/sup5_gnubg1ply_9d/targets-0099.npz \
+    $R/9d_sup4_32ep.npz $R/10b_sup4_96ep.npz $R/11a_cand_x1.npz $R/11b_cand_x3.npz
+for n in 11a_cand_x1 11b_cand_x3; do python benchmarks/accuracy_backgammon.py --choices 10000 \
+    --gnubg-plies 2 --gnubg-procs 1 $R/9d_sup4_32ep.npz $R/$n.npz; done
+# 11d. games at 0-ply against gnubg 0-ply on the dice of step 8e's seeds (9d's files on the
+#      same dice are committed); the result files are committed under benchmarks/results/
+for x in 11a_cand_x1 11b_cand_x3; do for s in 1 5 3; do
+  python benchmarks/strength_backgammon.py 0ply gnubg:0 --games 2000 --seed $s --workers 1 \
+      --weights $R/$x.npz --out benchmarks/results/strength_0ply_gnubg0_seed${s}_${x%%_*}.jsonl --resume
+done; done
