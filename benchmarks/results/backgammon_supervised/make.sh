@@ -288,3 +288,7 @@ for x in 11a_cand_x1 11b_cand_x3; do for s in 1 5 3; do
   python benchmarks/strength_backgammon.py 0ply gnubg:0 --games 2000 --seed $s --workers 1 \
       --weights $R/$x.npz --out benchmarks/results/strength_0ply_gnubg0_seed${s}_${x%%_*}.jsonl --resume
 done; done
+python benchmarks/strength_backgammon.py 0ply pubeval --games 10000 --seed 1 --weights $R/11a_cand_x1.npz
+# 11e. 11a is shipped (docs/bots/backgammon.md, step 11): weights.npz is 11a_cand_x1.npz
+#      with its meta notes rewritten (same weights); python tests/core/behaviour_pins.py
+#      --write changed nothing
