@@ -292,3 +292,8 @@ python benchmarks/strength_backgammon.py 0ply pubeval --games 10000 --seed 1 --w
 # 11e. 11a is shipped (docs/bots/backgammon.md, step 11): weights.npz is 11a_cand_x1.npz
 #      with its meta notes rewritten (same weights); python tests/core/behaviour_pins.py
 #      --write changed nothing
+# 11f. after the decision, a fourth seed for 11a and 9d (both at once); result files committed
+for n in 11a_cand_x1:11a 9d_sup4_32ep:9d; do
+  python benchmarks/strength_backgammon.py 0ply gnubg:0 --games 2000 --seed 7 --workers 1 \
+      --weights $R/${n%%:*}.npz --out benchmarks/results/strength_0ply_gnubg0_seed7_${n##*:}.jsonl --resume
+done
