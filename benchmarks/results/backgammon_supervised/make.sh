@@ -241,3 +241,59 @@ for s in 1 5; do
   python benchmarks/strength_backgammon.py 0ply gnubg:0 --games 2000 --seed $s --workers 1 \
       --weights $R/10b_sup4_96ep.npz --out benchmarks/results/strength_0ply_gnubg0_seed${s}_10b.jsonl --resume
 done
+
+# 11. (5 Dec 2026, early afternoon, 2-core machine shared with another session's load
+#     benchmarks, load 6 to 9) "hard candidates": gnubg 1-ply targets of the 4 plays
+#     9d ranks best at each decision of its own 0-ply self-play (--candidates 4; the
+#     play made too when it is a random one not among them, --explore 0.1), seed 23,
+#     2 gnubg processes, 3 to 7 chunks a minute; stopped after 100 chunks (--chunks 100
+#     makes the same ones). The 100 target files are committed in sup5_gnubg1ply_9d/.
+mkdir -p runs/sup5 && cp -n $R/sup5_gnubg1ply_9d/targets-*.npz runs/sup5/
+$SV --out runs/sup5 --chunks 100 --seed 23 --start $R/9d_sup4_32ep.npz --candidates 4 \
+    --teacher-plies 1 --gnubg-procs 2 --data-only
+# 11a/11b. fine-tunes of 9d on link9's chunks with sup5 chunks 0-98 put before the held-out
+#     chunk (sup4 384, as in steps 9 and 10), once (11a, 1,118 chunks) or three times
+#     (11b, 1,316 chunks); sup5 chunk 99 is kept out of both as a held-out set of close
+#     candidates. lr 3e-4 falling linearly to a tenth, batch 256, 16 epochs, --fit-only,
+#     one BLAS thread each, the two side by side. Logs: log_fit11{a,b}.jsonl.
+link11() {  # link11 DIR N REP: link9's chunks but the last, sup5 0..N-1 REP times, sup4 384
+  mkdir -p "$1"; k=0
+  lnk() { ln -sf ../../$R/$1 "$2"/targets-$(printf %04d $k).npz; k=$((k+1)); }
+  for i in $(seq 0 33); do lnk sup2_gnubg2ply/targets-$(printf %04d $i).npz "$1"; done
+  for i in $(seq 0 599); do lnk sup3_gnubg1ply/targets-$(printf %04d $i).npz "$1"; done
+  for i in $(seq 0 383); do lnk sup4_gnubg1ply_7e/targets-$(printf %04d $i).npz "$1"; done
+  for r in $(seq 1 $3); do for i in $(seq 0 $(($2 - 1))); do
+    lnk sup5_gnubg1ply_9d/targets-$(printf %04d $i).npz "$1"; done; done
+  lnk sup4_gnubg1ply_7e/targets-0384.npz "$1"
+}
+link11 runs/fit11a 99 1; link11 runs/fit11b 99 3
+FIT="--batch 256 --fit-only --hidden 256 --start $R/9d_sup4_32ep.npz --epochs 16 --lr 0.0003"
+OPENBLAS_NUM_THREADS=1 $SV --out runs/fit11a --chunks 1118 --seed 24 $FIT --resume \
+    --export runs/fit11a/w.npz
+OPENBLAS_NUM_THREADS=1 $SV --out runs/fit11b --chunks 1316 --seed 25 $FIT --resume \
+    --export runs/fit11b/w.npz
+#     committed as 11a_cand_x1.npz and 11b_cand_x3.npz (the exports with their meta notes
+#     rewritten, same weights)
+# 11c. how they were judged: the 2-ply set, sup5 chunk 99 (held out of both fits), and
+#     gnubg 2-ply on 10,000 0-ply decisions against 9d
+python benchmarks/accuracy_backgammon.py benchmarks/results/backgammon_holdout_gnubg2ply.npz \
+    $R/9d_sup4_32ep.npz $R/11a_cand_x1.npz $R/11b_cand_x3.npz
+python benchmarks/accuracy_backgammon.py $R/sup5_gnubg1ply_9d/targets-0099.npz \
+    $R/9d_sup4_32ep.npz $R/10b_sup4_96ep.npz $R/11a_cand_x1.npz $R/11b_cand_x3.npz
+for n in 11a_cand_x1 11b_cand_x3; do python benchmarks/accuracy_backgammon.py --choices 10000 \
+    --gnubg-plies 2 --gnubg-procs 1 $R/9d_sup4_32ep.npz $R/$n.npz; done
+# 11d. games at 0-ply against gnubg 0-ply on the dice of step 8e's seeds (9d's files on the
+#      same dice are committed); the result files are committed under benchmarks/results/
+for x in 11a_cand_x1 11b_cand_x3; do for s in 1 5 3; do
+  python benchmarks/strength_backgammon.py 0ply gnubg:0 --games 2000 --seed $s --workers 1 \
+      --weights $R/$x.npz --out benchmarks/results/strength_0ply_gnubg0_seed${s}_${x%%_*}.jsonl --resume
+done; done
+python benchmarks/strength_backgammon.py 0ply pubeval --games 10000 --seed 1 --weights $R/11a_cand_x1.npz
+# 11e. 11a is shipped (docs/bots/backgammon.md, step 11): weights.npz is 11a_cand_x1.npz
+#      with its meta notes rewritten (same weights); python tests/core/behaviour_pins.py
+#      --write changed nothing
+# 11f. after the decision, a fourth seed for 11a and 9d (both at once); result files committed
+for n in 11a_cand_x1:11a 9d_sup4_32ep:9d; do
+  python benchmarks/strength_backgammon.py 0ply gnubg:0 --games 2000 --seed 7 --workers 1 \
+      --weights $R/${n%%:*}.npz --out benchmarks/results/strength_0ply_gnubg0_seed7_${n##*:}.jsonl --resume
+done

@@ -55,7 +55,8 @@ import numpy as np
 from numba import njit
 
 from dicehall.bots.backgammon.features import NUM_INPUTS, encode, is_race
-from dicehall.bots.backgammon.search import choose_0ply
+from dicehall.bots.backgammon.neural import equity
+from dicehall.bots.backgammon.search import choose_0ply, evaluate_after
 from dicehall.games.backgammon.fast import CHECKERS, outcome, plays, start_board, swap
 
 # numba caches a kernel by its own file only: edit this file when features.encode changes
@@ -101,15 +102,92 @@ def sample_positions(
     return out
 
 
+@njit(cache=True)
+def sample_candidates(
+    count: int,
+    seed: int,
+    explore: float,
+    candidates: int,
+    w1: Any,
+    b1: Any,
+    w2: Any,
+    b2: Any,
+    ext: Any,
+) -> Any:
+    """``count`` contact positions after a play from seeded self-play, as
+    :func:`sample_positions`, but at every decision the ``candidates`` plays the net
+    ranks highest at 0-ply are kept (best first, the first of equals first; those that
+    are races or bear every checker off are skipped), then the play made when it is
+    not among them (a random one, a share ``explore`` of the time). The close plays
+    are the ones a net must rank right; the one random other play of
+    :func:`sample_positions` is mostly a clearly bad position.
+
+    Returns the boards (mover in row 0), and for each the board before the play
+    (the player to move in row 0), the dice, and the play's rank by the net (0 the
+    best; -1 the play made when it is not among the ``candidates``)."""
+    out = np.zeros((count, 2, 26), dtype=np.int8)
+    before = np.zeros((count, 2, 26), dtype=np.int8)
+    dice = np.zeros((count, 2), dtype=np.int64)
+    rank = np.zeros(count, dtype=np.int64)
+    np.random.seed(seed)
+    y = np.empty(5)
+    k = 0
+    while k < count:
+        board = start_board()
+        while k < count:
+            a = np.random.randint(1, 7)
+            b = np.random.randint(1, 7)
+            d1, d2 = max(a, b), min(a, b)
+            n, _, after_set, _ = plays(board, d1, d2)
+            eq = np.empty(n)
+            pick, won = 0, False  # choose_0ply's pick: the first play that wins at once,
+            for j in range(n):  # else the first of the best
+                evaluate_after(after_set[j], w1, b1, w2, b2, ext, y)
+                eq[j] = equity(y, True)
+                if not won and after_set[j, 0, 0] == CHECKERS:
+                    pick, won = j, True
+                elif not won and eq[j] > eq[pick]:
+                    pick = j
+            i = np.random.randint(0, n) if np.random.random() < explore else pick
+            taken = np.zeros(n, dtype=np.bool_)
+            for r in range(min(candidates, n)):
+                best = -1
+                for j in range(n):
+                    if not taken[j] and (best < 0 or eq[j] > eq[best]):
+                        best = j
+                taken[best] = True
+                cand = after_set[best]
+                if k < count and not is_race(cand) and cand[0, 0] < CHECKERS:
+                    out[k], before[k], rank[k] = cand, board, r
+                    dice[k, 0], dice[k, 1] = d1, d2
+                    k += 1
+            after = after_set[i]
+            if k < count and not taken[i] and not is_race(after) and after[0, 0] < CHECKERS:
+                out[k], before[k], rank[k] = after, board, -1
+                dice[k, 0], dice[k, 1] = d1, d2
+                k += 1
+            if outcome(after[0], after[1]) > 0 or is_race(after):
+                break  # the contact part of this game is over
+            board = swap(after)
+    return out, before, dice, rank
+
+
 def _chunk_seed(seed: int, index: int) -> int:
     return int(np.random.default_rng([seed, index]).integers(1, 2**31 - 1))
 
 
 def make_positions(
-    out: Path, chunks: int, per_chunk: int, seed: int, explore: float, start: Path | None = None
+    out: Path,
+    chunks: int,
+    per_chunk: int,
+    seed: int,
+    explore: float,
+    start: Path | None = None,
+    candidates: int = 0,
 ) -> None:
     """Write ``OUT/positions-NNNN.npz`` for every chunk not already there, from
-    self-play of the net in ``start`` (default: the shipped one)."""
+    self-play of the net in ``start`` (default: the shipped one); with ``candidates``
+    the net's best plays at each decision (:func:`sample_candidates`)."""
     from dicehall.bots.backgammon.network import Network
 
     params = Network.load(start).params()
@@ -117,8 +195,14 @@ def make_positions(
     for i in range(chunks):
         path = out / f"positions-{i:04d}.npz"
         if not path.exists():
-            boards = sample_positions(per_chunk, _chunk_seed(seed, i), explore, *params)
-            _save(path, boards=boards)
+            if candidates > 0:
+                boards, _, _, rank = sample_candidates(
+                    per_chunk, _chunk_seed(seed, i), explore, candidates, *params
+                )
+                _save(path, boards=boards, rank=rank)
+            else:
+                boards = sample_positions(per_chunk, _chunk_seed(seed, i), explore, *params)
+                _save(path, boards=boards)
 
 
 def _save(path: Path, **arrays: Any) -> None:
@@ -430,6 +514,12 @@ def main(argv: list[str] | None = None) -> None:
         "--start", type=Path, default=None, help="weights to sample with and start from"
     )
     parser.add_argument("--explore", type=float, default=0.1, help="share of random plays")
+    parser.add_argument(
+        "--candidates",
+        type=int,
+        default=0,
+        help="keep the net's best K plays at each decision, not one random other play",
+    )
     parser.add_argument("--teacher-plies", type=int, default=2, choices=(0, 1, 2, 3))
     parser.add_argument("--gnubg-procs", type=int, default=4)
     parser.add_argument(
@@ -449,12 +539,22 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.chunks < 2 or args.per_chunk < 2 or args.epochs < 1 or args.batch < 1:
         parser.error("--chunks must be >= 2, --per-chunk >= 2, --epochs and --batch >= 1")
+    if args.candidates < 0:
+        parser.error("--candidates must be >= 0")
     if not 0.0 <= args.explore <= 1.0:
         parser.error("--explore is a share, between 0 and 1")
     if args.data_only and args.fit_only:
         parser.error("--data-only and --fit-only exclude each other")
     if not args.fit_only:
-        make_positions(args.out, args.chunks, args.per_chunk, args.seed, args.explore, args.start)
+        make_positions(
+            args.out,
+            args.chunks,
+            args.per_chunk,
+            args.seed,
+            args.explore,
+            args.start,
+            args.candidates,
+        )
         make_targets(
             args.out, args.chunks, args.teacher_plies, args.gnubg_procs, ray_address=args.ray
         )
