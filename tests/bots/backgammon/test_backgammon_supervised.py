@@ -186,22 +186,6 @@ def test_fit_only_fits_the_target_files_there_and_makes_no_data(tmp_path) -> Non
         sv.main([*args, "--data-only"])
 
 
-def test_committed_one_ply_targets_are_remade_from_their_seed() -> None:
-    """make.sh step 6 ran on to 600 chunks on 5 Dec 2026: the committed target files
-    record boards that the seeded self-play of 4_final.npz (seed 9) makes again, bit for
-    bit, for the first chunk of the first run and the last of the second, so a stopped
-    run resumes with the same data."""
-    sup = RESULTS / "backgammon_supervised"
-    start = Network.load(sup / "4_final.npz").params()
-    for chunk in (0, 599):
-        with np.load(sup / "sup3_gnubg1ply" / f"targets-{chunk:04d}.npz") as f:
-            committed, targets, plies = f["boards"], f["targets"], int(f["plies"])
-        assert plies == 1 and targets.shape == (1000, 5)
-        assert ((targets >= 0) & (targets <= 1)).all()
-        remade = sv.sample_positions(1000, sv._chunk_seed(9, chunk), 0.1, *start)
-        assert np.array_equal(remade, committed)
-
-
 def test_candidates_are_the_nets_best_contact_plays(params) -> None:  # type: ignore[no-untyped-def]
     """``--candidates K``: at each decision the net's K best plays at 0-ply that leave
     contact, best first, then the play made if it is not among them; reproducible."""
@@ -257,16 +241,31 @@ def test_candidates_chunks_record_their_ranks(tmp_path) -> None:  # type: ignore
         assert "rank" not in f.files
 
 
-def test_committed_candidate_targets_are_remade_from_their_seed() -> None:
-    """make.sh step 11 (5 Dec 2026): the committed gnubg 1-ply targets of 9d's 4 best
-    plays at each decision (seed 23) record boards that ``--candidates 4`` makes again,
-    bit for bit, for the first and the last chunk."""
+@pytest.mark.parametrize(
+    ("net", "folder", "seed", "chunks", "candidates"),
+    [
+        ("4_final.npz", "sup3_gnubg1ply", 9, (0, 599), 0),
+        ("9d_sup4_32ep.npz", "sup5_gnubg1ply_9d", 23, (0, 99), 4),
+    ],
+)
+def test_committed_targets_are_remade_from_their_seed(
+    net: str, folder: str, seed: int, chunks: tuple[int, ...], candidates: int
+) -> None:
+    """The committed gnubg 1-ply target files record boards that the seeded self-play
+    of their start net makes again, bit for bit, for the first and the last chunk, so a
+    stopped run resumes with the same data: make.sh step 6 (4_final.npz, seed 9, 600
+    chunks, one random other play a decision) and step 11 (9d, seed 23, 100 chunks,
+    ``--candidates 4``: the net's 4 best plays a decision)."""
     sup = RESULTS / "backgammon_supervised"
-    start = Network.load(sup / "9d_sup4_32ep.npz").params()
-    for chunk in (0, 99):
-        with np.load(sup / "sup5_gnubg1ply_9d" / f"targets-{chunk:04d}.npz") as f:
+    start = Network.load(sup / net).params()
+    for chunk in chunks:
+        with np.load(sup / folder / f"targets-{chunk:04d}.npz") as f:
             committed, targets, plies = f["boards"], f["targets"], int(f["plies"])
         assert plies == 1 and targets.shape == (1000, 5)
         assert ((targets >= 0) & (targets <= 1)).all()
-        remade = sv.sample_candidates(1000, sv._chunk_seed(23, chunk), 0.1, 4, *start)[0]
+        chunk_seed = sv._chunk_seed(seed, chunk)
+        if candidates:
+            remade = sv.sample_candidates(1000, chunk_seed, 0.1, candidates, *start)[0]
+        else:
+            remade = sv.sample_positions(1000, chunk_seed, 0.1, *start)
         assert np.array_equal(remade, committed)

@@ -68,6 +68,14 @@ CHECKPOINT = "sup-checkpoint.npz"
 
 
 @njit(cache=True)
+def _roll() -> tuple[int, int]:
+    """A roll from numba's seeded stream, the larger die first."""
+    a = np.random.randint(1, 7)
+    b = np.random.randint(1, 7)
+    return max(a, b), min(a, b)
+
+
+@njit(cache=True)
 def sample_positions(
     count: int, seed: int, explore: float, w1: Any, b1: Any, w2: Any, b2: Any, ext: Any
 ) -> Any:
@@ -78,9 +86,7 @@ def sample_positions(
     while k < count:
         board = start_board()
         while k < count:
-            a = np.random.randint(1, 7)
-            b = np.random.randint(1, 7)
-            d1, d2 = max(a, b), min(a, b)
+            d1, d2 = _roll()
             n, _, after_set, _ = plays(board, d1, d2)
             if np.random.random() < explore:
                 i = np.random.randint(0, n)
@@ -135,9 +141,7 @@ def sample_candidates(
     while k < count:
         board = start_board()
         while k < count:
-            a = np.random.randint(1, 7)
-            b = np.random.randint(1, 7)
-            d1, d2 = max(a, b), min(a, b)
+            d1, d2 = _roll()
             n, _, after_set, _ = plays(board, d1, d2)
             eq = np.empty(n)
             pick, won = 0, False  # choose_0ply's pick: the first play that wins at once,
