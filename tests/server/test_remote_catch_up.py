@@ -139,6 +139,27 @@ def test_heard_plays_are_taken_by_their_place_where_the_text_there_agrees(
     assert len(parsed) == len(played)
 
 
+def test_an_act_that_finds_the_game_moved_on_tells_what_it_caught_up(tmp_path: Path) -> None:
+    """A process that did not hear another's moves (a lost notification) learns of them
+    when an act through it is refused as stale: it catches up, plays the act, and tells
+    its listeners the moves it missed and the act in one notification, in order (so the
+    update that answers the act brings them); its connections see every action once,
+    with no gap to resync over."""
+    a, b, game_id = pair(tmp_path)
+    told: list[list[int]] = []
+    b.listeners.append(lambda live, entries: told.append([e.seq for e in entries]))
+    play(a, game_id, 9, random.Random(3))  # b hears none of these
+    seen = b.get(game_id).seq
+    truth = a.get(game_id)
+    assert truth.seq > seen
+    text = random.Random(4).choice(truth.state.legal_texts())
+    seq = b.act(game_id, [truth.state.current_player()], text, truth.seq)
+    assert seq > truth.seq  # the act, and the roll that follows it
+    assert told == [list(range(seen + 1, seq + 1))]
+    stored = [(x.seq, x.text) for x in b.store.load_actions(game_id, after=0)]
+    assert [(e.seq, e.text) for e in b.get(game_id).log] == stored
+
+
 def test_a_gap_or_another_change_reads_the_log(tmp_path: Path) -> None:
     a, b, game_id = pair(tmp_path)
     notes = heard(a)

@@ -146,6 +146,10 @@ class LiveGame:
     bot_pending: bool = False
     cache: dict[str, Any] = field(default_factory=dict)
     used: float = field(default_factory=time.monotonic)
+    #: actions another process committed that an act here found only when it was refused
+    #: as stale: told with the next notification that carries entries (the act's own
+    #: commit), so the update that answers the act also brings what came before it
+    missed: list[LogEntry] = field(default_factory=list)
 
     version: int = 0
 
@@ -699,7 +703,9 @@ class GameService:
                 raise ServiceError("not_your_seat", "only a player can give a seat its seed")
             waiting = [s for s in seats if not live.row.seats[s].seeded]
             if not waiting:
-                self._catch_up(live)
+                entries = self._catch_up(live)
+                if entries is not None:
+                    self._notify(live, entries)
                 waiting = [s for s in seats if not live.row.seats[s].seeded]
             if not waiting:
                 raise ServiceError(
@@ -753,10 +759,15 @@ class GameService:
             try:
                 return self._act(live, seats, text, expected_seq)
             except ServiceError as exc:
-                # another process may have moved the game on: catch up and try once more
-                if exc.code in _STALE_CODES and self._catch_up(live):
-                    return self._act(live, seats, text, expected_seq)
-                raise
+                # another process may have moved the game on: catch up and try once more;
+                # what was caught up is told with the act's own update (``missed``)
+                if exc.code not in _STALE_CODES:
+                    raise
+                seen = live.seq
+                if self._catch_up(live) is None:
+                    raise
+                live.missed.extend(e for e in live.log if e.seq > seen)
+                return self._act(live, seats, text, expected_seq)
 
     def _act(
         self, live: LiveGame, seats: Sequence[int], text: str, expected_seq: int | None
@@ -914,6 +925,7 @@ class GameService:
             fresh.log,
             fresh.last,
         )
+        live.missed.clear()  # what a reload tells is the whole log
         live.touch()
 
     def _catch_up(self, live: LiveGame) -> list[LogEntry] | None:
@@ -1175,6 +1187,9 @@ class GameService:
 
     # -- publishing -----------------------------------------------------
     def _notify(self, live: LiveGame, entries: list[LogEntry]) -> None:
+        if entries and live.missed:  # in order: the missed entries came first
+            entries = [*live.missed, *entries]
+            live.missed.clear()
         for listen in list(self.listeners):
             try:
                 listen(live, entries)
