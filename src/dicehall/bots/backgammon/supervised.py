@@ -57,7 +57,14 @@ from numba import njit
 from dicehall.bots.backgammon.features import NUM_INPUTS, encode, is_race
 from dicehall.bots.backgammon.neural import equity
 from dicehall.bots.backgammon.search import choose_0ply, evaluate_after
-from dicehall.games.backgammon.fast import CHECKERS, outcome, plays, start_board, swap
+from dicehall.games.backgammon.fast import (
+    CHECKERS,
+    outcome,
+    plays,
+    roll_dice,
+    start_board,
+    swap,
+)
 
 # numba caches a kernel by its own file only: edit this file when features.encode changes
 # (the inputs grew from 201 to 207 on 1 Dec 2026, to 219 on 2 Dec 2026)
@@ -65,14 +72,6 @@ GNUBG = "/usr/games/gnubg"
 CHECKPOINT = "sup-checkpoint.npz"
 
 # -- 1. positions ----------------------------------------------------------------------
-
-
-@njit(cache=True)
-def _roll() -> tuple[int, int]:
-    """A roll from numba's seeded stream, the larger die first."""
-    a = np.random.randint(1, 7)
-    b = np.random.randint(1, 7)
-    return max(a, b), min(a, b)
 
 
 @njit(cache=True)
@@ -86,7 +85,7 @@ def sample_positions(
     while k < count:
         board = start_board()
         while k < count:
-            d1, d2 = _roll()
+            d1, d2 = roll_dice()
             n, _, after_set, _ = plays(board, d1, d2)
             if np.random.random() < explore:
                 i = np.random.randint(0, n)
@@ -141,7 +140,7 @@ def sample_candidates(
     while k < count:
         board = start_board()
         while k < count:
-            d1, d2 = _roll()
+            d1, d2 = roll_dice()
             n, _, after_set, _ = plays(board, d1, d2)
             eq = np.empty(n)
             pick, won = 0, False  # choose_0ply's pick: the first play that wins at once,
