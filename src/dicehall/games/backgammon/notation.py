@@ -367,16 +367,14 @@ def encode_position_id(board: Board) -> str:
     >>> encode_position_id((START_SIDE, START_SIDE))
     '4HPwATDgc/ABMA'
     """
-    bits: list[int] = []
+    # the 80 bits as one integer, a run of ones per point (the server writes one per update)
+    value = k = 0
     for side in (board[1], board[0]):
         for i in range(1, 26):
-            bits.extend([1] * side[i])
-            bits.append(0)
-    data = bytearray(10)
-    for k, bit in enumerate(bits):
-        if bit:
-            data[k // 8] |= 1 << (k % 8)
-    return base64.b64encode(bytes(data)).decode("ascii").rstrip("=")
+            n = side[i]
+            value |= ((1 << n) - 1) << k
+            k += n + 1
+    return base64.b64encode(value.to_bytes(10, "little")).decode("ascii").rstrip("=")
 
 
 def decode_position_id(pid: str) -> Board:
