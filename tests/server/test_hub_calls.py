@@ -121,3 +121,49 @@ def test_an_acts_outcome_comes_back_through_the_same_hand_over_after_its_update(
     asyncio.run(main())
     hub.pool.shutdown()
     assert order == ["update", (5, False), "stale"]  # nobody took the ack: the caller sends ok
+
+
+def test_workers_run_every_job_with_at_most_their_threads() -> None:
+    """``app.Workers`` (the acts' threads): every job handed over runs once, however many
+    arrive together; no more than ``most`` threads run them; a job that raises is logged
+    and the thread goes on; after ``shutdown`` nothing more is taken."""
+    import pytest
+
+    from dicehall.server.app import Workers
+
+    workers = Workers(3, name="test-workers")
+    ran: list[int] = []
+    gate = threading.Event()
+    lock = threading.Lock()
+    names: set[str] = set()
+    done = threading.Semaphore(0)
+
+    def job(i: int) -> None:
+        gate.wait(10)
+        with lock:
+            ran.append(i)
+            names.add(threading.current_thread().name)
+        done.release()
+
+    def broken() -> None:
+        raise ValueError("a bug")
+
+    workers.submit(broken)
+    for i in range(50):
+        workers.submit(lambda i=i: job(i))
+    gate.set()
+    for _ in range(50):
+        assert done.acquire(timeout=10)
+    assert sorted(ran) == list(range(50))
+    assert 1 <= len(names) <= 3 and workers._threads <= 3
+    # idle threads take the next jobs: no new thread beyond the three
+    gate.clear()
+    gate.set()
+    for i in range(50, 60):
+        workers.submit(lambda i=i: job(i))
+    for _ in range(10):
+        assert done.acquire(timeout=10)
+    assert sorted(ran) == list(range(60)) and workers._threads <= 3
+    workers.shutdown()
+    with pytest.raises(RuntimeError):
+        workers.submit(lambda: None)
