@@ -99,6 +99,68 @@ def test_postgresql_appends_survive_a_dead_idle_connection() -> None:
         store.close()
 
 
+@pytest.mark.postgres
+def test_postgresql_notifications_go_out_without_waiting_and_only_for_appends() -> None:
+    """A PostgreSQL append sends its notification without waiting for its result (read
+    when the connection is next used): the other process hears it though nothing more is
+    written, every action of every append in order with its place, and nothing of an append
+    refused as a conflict. The connection's next append reads the pending result first, so
+    the connection stays usable."""
+    import threading
+
+    from dicehall_server_fixtures import postgres_store
+
+    from dicehall.server.storage import Appended
+
+    store = postgres_store()
+    other = Store(store.url, prefix=store.prefix)
+    heard: list[tuple[str, int, Appended | None]] = []
+    got = threading.Condition()
+
+    def callback(game_id: str, seq: int, appended: Appended | None) -> None:
+        with got:
+            heard.append((game_id, seq, appended))
+            got.notify_all()
+
+    def appends() -> list[tuple[str, int, Appended | None]]:
+        return [h for h in heard if h[1] > 0]  # the game's creation is told as seq 0
+
+    def wait_for(count: int) -> None:
+        with got:
+            assert got.wait_for(lambda: len(appends()) >= count, timeout=20), heard
+
+    stop = threading.Event()
+    listener = threading.Thread(target=other.listen, args=(callback, stop), daemon=True)
+    listener.start()
+    try:
+        store.create_game(make_row())
+        time.sleep(0.5)  # the listener is listening (it has no ready signal)
+        store.append_actions("g1", 1, [(-1, "3-1")], status="playing")
+        wait_for(1)  # heard with no later use of the connection
+        assert store._raw_idle[0].__dict__.get("_dicehall_pending") == "g1"
+        store.append_actions("g1", 2, [(0, "8/5 6/5"), (-1, "6-5")], hints=[7, -1])
+        with pytest.raises(ConflictError):
+            store.append_actions("g1", 3, [(1, "24/18")])
+        store.append_actions("g1", 4, [(1, "24/13")])
+        wait_for(3)
+        heard[:] = appends()
+        assert [(g, seq) for g, seq, _a in heard] == [("g1", 1), ("g1", 3), ("g1", 4)]
+        assert [a.actions if a else None for _g, _s, a in heard] == [
+            ((-1, "3-1"),),
+            ((0, "8/5 6/5"), (-1, "6-5")),
+            ((1, "24/13"),),
+        ]
+        assert heard[0][2] is not None and heard[0][2].status == "playing"
+        assert heard[1][2] is not None and heard[1][2].hints == (7, -1)
+        assert [a.text for a in store.load_actions("g1")] == ["3-1", "8/5 6/5", "6-5", "24/13"]
+    finally:
+        stop.set()
+        listener.join(5)
+        other.close()
+        store.drop_all()
+        store.close()
+
+
 def test_whole_game_against_a_bot_and_resume(store: Store) -> None:
     service = GameService(store, bot_delay=0)
     game_id, _tokens = service.create("backgammon", opponent="random", seed="me")

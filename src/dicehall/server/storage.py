@@ -22,6 +22,7 @@ import contextlib
 import hashlib
 import json
 import logging
+import select
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -653,7 +654,7 @@ class Store:
         (the caller holds one of the ``RAW_CONNECTIONS`` slots, so there are never more)."""
         with self._raw_lock:
             if self._raw_idle:
-                return self._raw_idle.pop()
+                return self._raw_idle.pop(0)  # the longest idle: its notification is done
         import psycopg
 
         dsn = self.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
@@ -758,25 +759,32 @@ class Store:
 
     def _pg_execute(self, conn: Any, r: _Append) -> ConflictError | None:
         """Run the PostgreSQL append ``r`` on the driver connection ``conn`` (autocommit),
-        then its notification; the conflict if an action number is taken.
+        then send its notification; the conflict if an action number is taken.
 
         Both are prepared statements run on libpq itself (``pgconn.exec_prepared``, which
         lets go of the interpreter lock while it waits), not through a psycopg cursor:
         the cursor's Python machinery (adapting the parameters, its prepared-statement
         cache, reading the result) was about a tenth of a worker's time under the load
-        benchmark, the database's work a small part of it. ``psycopg.OperationalError``
-        when the connection is broken (the caller retries on a fresh one)."""
+        benchmark, the database's work a small part of it. The notification's result is
+        not waited for: it is read when the connection is next used (``_pg_drain``), so
+        the act goes on without a second round trip (two thread switches an action).
+        ``psycopg.OperationalError`` when the connection is broken before the append was
+        sent (the caller retries on a fresh one)."""
         from psycopg import pq
 
         pgconn = conn.pgconn
         prepared: set[bytes] = conn.__dict__.setdefault("_dicehall_prepared", set())
+        _pg_drain(conn)  # the previous append's notification
 
-        def run(name: bytes, sql: bytes, params: list[bytes | None]) -> Any:
+        def prepare(name: bytes, sql: bytes) -> None:
             if name not in prepared:
                 res = pgconn.prepare(name, sql)
                 if res.status != pq.ExecStatus.COMMAND_OK:
                     _pg_raise(pgconn, res)
                 prepared.add(name)
+
+        def run(name: bytes, sql: bytes, params: list[bytes | None]) -> Any:
+            prepare(name, sql)
             return pgconn.exec_prepared(name, params)
 
         name, sql = self._pg_statement(r)
@@ -818,10 +826,13 @@ class Store:
         # connection anyway, after which they read the log again.
         # (a failure is not the append's: the move is in the log, and the other processes
         # read it when touched; a broken connection is dropped by the caller, not retried)
+        # A notification still on its way when this game's next append commits on another
+        # connection may arrive after that one's: the listener then finds a gap and reads
+        # the log (``GameService._apply_appended``), and skips the late one.
         try:
-            res = run(_PG_NOTIFY, _PG_NOTIFY_SQL, [self.channel.encode(), payload])
-            if res.status != pq.ExecStatus.TUPLES_OK:
-                _pg_raise(pgconn, res)
+            prepare(_PG_NOTIFY, _PG_NOTIFY_SQL)
+            pgconn.send_query_prepared(_PG_NOTIFY, [self.channel.encode(), payload])
+            conn.__dict__["_dicehall_pending"] = r.game_id
         except Exception:
             log.warning("notifying game %s failed", r.game_id, exc_info=True)
         return None
@@ -899,6 +910,37 @@ _PG_NOTIFY = b"dicehall_notify"
 _PG_NOTIFY_SQL = (
     b"SELECT set_config('synchronous_commit', 'off', true), pg_notify($1::text, $2::text)"
 )
+
+
+def _pg_drain(conn: Any, timeout: float = 60.0) -> None:
+    """Read the result of the notification ``Store._pg_execute`` sent on ``conn`` without
+    waiting for it, if there is one: waiting for the socket in ``select`` (which lets go of
+    the interpreter lock; libpq's blocking read does not). A failed notification is
+    logged (the move is in the log); ``psycopg.OperationalError`` if the connection broke."""
+    game_id = conn.__dict__.pop("_dicehall_pending", None)
+    if game_id is None:
+        return
+    import psycopg
+    from psycopg import pq
+
+    pgconn = conn.pgconn
+    deadline = time.monotonic() + timeout
+    while True:
+        pgconn.consume_input()  # OperationalError once the link broke
+        if not pgconn.is_busy():
+            res = pgconn.get_result()
+            if res is None:
+                return
+            if res.status != pq.ExecStatus.TUPLES_OK:
+                if pgconn.status != pq.ConnStatus.OK:
+                    raise psycopg.OperationalError("the connection broke")
+                message = (res.error_message or b"").decode(errors="replace")
+                log.warning("notifying game %s failed: %s", game_id, message.strip())
+            continue
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise psycopg.OperationalError("no answer to a notification")
+        select.select([pgconn.socket], [], [], min(left, 1.0))
 
 
 def _pg_raise(pgconn: Any, res: Any) -> None:
