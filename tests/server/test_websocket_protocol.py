@@ -234,3 +234,35 @@ def test_a_failing_view_is_reported_and_the_connection_survives(
         assert recv(ws, "pong")["type"] == "pong"
     monkeypatch.undo()
     assert client.get(f"/api/games/{game_id}").json()["seq"] == snap["seq"] + 2
+
+
+def test_frames_go_through_the_servers_own_send_not_starlettes(
+    client: Any, monkeypatch: Any
+) -> None:
+    """A connection's frames (snapshot, updates, replies) are written through the ASGI send
+    that ``Guard`` leaves in the scope, under Starlette's ``send_text`` and its exception
+    handler's wrapper (a fifth of a frame's cost under load); what the client reads is the
+    same."""
+    from starlette.websockets import WebSocket
+
+    used: list[str] = []
+    original = WebSocket.send_text
+
+    async def counted(self: WebSocket, data: str) -> None:
+        used.append(data)
+        await original(self, data)
+
+    monkeypatch.setattr(WebSocket, "send_text", counted)
+    game_id, t0, t1 = friend_game(client)
+    with client.websocket_connect("/ws") as a, client.websocket_connect("/ws") as b:
+        sa, sb = join(a, game_id, [t0]), join(b, game_id, [t1])
+        mover, ws, other = (sa, a, b) if sa["to_move"] == 0 else (sb, b, a)
+        ws.send_json(
+            {"type": "act", "v": 1, "ref": 9, "text": mover["legal"][0], "seq": mover["seq"]}
+        )
+        answer = recv(ws, "update")
+        assert answer["ref"] == 9 and answer["seq"] > mover["seq"]
+        assert recv(other, "update")["seq"] == answer["seq"]
+        ws.send_json({"type": "ping", "v": 1, "ref": 3})
+        assert recv(ws, "pong")["ref"] == 3
+    assert used == []
