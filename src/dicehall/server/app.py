@@ -289,7 +289,8 @@ class Connection:
     def __init__(self, ws: WebSocket, limits: Limits) -> None:
         self.ws = ws
         #: the server's ASGI send under the framework's layers (``Guard``), else None
-        self.raw_send: Callable[[dict[str, Any]], Awaitable[None]] | None = ws.scope.get(RAW_SEND)
+        scope = getattr(ws, "scope", None) or {}
+        self.raw_send: Callable[[dict[str, Any]], Awaitable[None]] | None = scope.get(RAW_SEND)
         self.game_id: str | None = None
         self.seats: list[int] = []
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
