@@ -124,7 +124,8 @@ def test_closing_the_tab_loses_on_time_and_the_other_sees_why(server: Any, brows
         bob.click('[data-button="join-1"]')
         for page in (ann, bob):
             page.wait_for_function("window.dicehall?.snapshot?.status === 'playing'")
-        if snapshot(ann)["to_move"] == 0:  # Ann moves first: she plays, then it is Bob's turn
+        # (the opening roll may still be on its way when the game is marked playing)
+        if wait_next_turn(ann, -1)["to_move"] == 0:  # Ann first: she plays, then it is Bob's turn
             seq = wait_my_turn_or_end(ann, -1)["seq"]
             ann.evaluate("window.dicehall.act(window.dicehall.snapshot.legal[0])")
             ann.wait_for_function(f"window.dicehall.snapshot.seq > {seq}")
