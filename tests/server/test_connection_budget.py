@@ -120,3 +120,32 @@ def test_a_store_never_holds_more_connections_than_its_budget() -> None:
     finally:
         store.drop_all()
         store.engine.dispose()
+
+
+@pytest.mark.postgres
+def test_serve_warns_before_it_starts_more_processes_than_the_database_can_take() -> None:
+    """``dicehall serve --workers 4`` at the default budget on a database of 100 connections:
+    the warning is printed before any process starts (the command is stopped right there)."""
+    postgres_store().drop_all()  # skips without PostgreSQL
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    from dicehall_server_fixtures import free_port
+
+    cmd = [
+        sys.executable, "-c", "from dicehall.cli.main import main; main()", "serve",
+        "--db", POSTGRES_URL, "--workers", "4", "--port", str(free_port()),
+        "--log-level", "warning",
+    ]  # fmt: skip
+    env = {**os.environ, "COLUMNS": "300"}
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, start_new_session=True, env=env)
+    try:
+        assert proc.stdout is not None
+        lines = [proc.stdout.readline() for _ in range(2)]
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(20)
+    assert lines[0].startswith("dicehall: http://127.0.0.1:")
+    assert lines[1].startswith("warning: 4 processes of up to 29 connections may need 116")
