@@ -27,6 +27,15 @@ def open_game(page: Any, url: str, game: dict[str, Any], *, autopass: bool = Fal
     page.wait_for_function("window.dicehall && window.dicehall.snapshot")
 
 
+def take_seat(page: Any, url: str, game_id: str, name: str = "Bob") -> None:
+    """Open the game's page at ``url`` and take its second seat as ``name``, by the form a
+    friend who got the link fills in."""
+    page.goto(f"{url}/g/{game_id}")
+    page.wait_for_selector('[data-button="join-1"]')
+    page.fill("#join-name", name)
+    page.click('[data-button="join-1"]')
+
+
 def snapshot(page: Any) -> dict[str, Any]:
     return page.evaluate("window.dicehall.snapshot")  # type: ignore[no-any-return]
 

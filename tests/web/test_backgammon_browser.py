@@ -9,6 +9,7 @@ from dicehall_webtools import (
     open_game,
     play_backgammon_turn,
     snapshot,
+    take_seat,
     wait_my_turn_or_end,
     wait_next_turn,
 )
@@ -92,10 +93,7 @@ def test_online_game_between_two_browsers_with_a_spectator(server: Any, browser:
         # Bob finds it in the lobby's open games and takes the seat
         bob.goto(server.url + "/")
         bob.wait_for_selector(f'#open [data-game="{link.rsplit("/", 1)[1]}"] a')
-        bob.goto(link)
-        bob.wait_for_selector('[data-button="join-1"]')
-        bob.fill("#join-name", "Bob")
-        bob.click('[data-button="join-1"]')
+        take_seat(bob, server.url, link.rsplit("/", 1)[1])
         bob.wait_for_function("window.dicehall?.snapshot?.you.includes(1)")
         watcher.goto(link)
         watcher.wait_for_function("window.dicehall && window.dicehall.snapshot")

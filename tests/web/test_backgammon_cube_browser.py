@@ -9,6 +9,7 @@ from dicehall_webtools import (
     open_game,
     play_backgammon_turn,
     snapshot,
+    take_seat,
     wait_my_turn_or_end,
     wait_next_turn,
 )
@@ -130,10 +131,7 @@ def test_money_game_between_two_browsers_with_a_double_offered_and_answered(
             p.set_default_timeout(30_000)
             p.on("pageerror", lambda e: errors.append(str(e)))
         open_game(ann, server.url, game)
-        bob.goto(f"{server.url}/g/{game['id']}")
-        bob.wait_for_selector('[data-button="join-1"]')
-        bob.fill("#join-name", "Bob")
-        bob.click('[data-button="join-1"]')
+        take_seat(bob, server.url, game["id"])
         bob.wait_for_function("window.dicehall?.snapshot?.you.includes(1)")
         pages = {0: ann, 1: bob}
         doubled = False

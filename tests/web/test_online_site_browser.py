@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from dicehall_webtools import open_game, snapshot, wait_my_turn_or_end, wait_next_turn
+from dicehall_webtools import open_game, snapshot, take_seat, wait_my_turn_or_end, wait_next_turn
 
 pytestmark = pytest.mark.browser
 
@@ -118,10 +118,7 @@ def test_closing_the_tab_loses_on_time_and_the_other_sees_why(server: Any, brows
     ctx_b, bob = new_page(browser, errors)
     try:
         open_game(ann, server.url, game)
-        bob.goto(f"{server.url}/g/{game['id']}")
-        bob.wait_for_selector('[data-button="join-1"]')
-        bob.fill("#join-name", "Bob")
-        bob.click('[data-button="join-1"]')
+        take_seat(bob, server.url, game["id"])
         for page in (ann, bob):
             page.wait_for_function("window.dicehall?.snapshot?.status === 'playing'")
         # (the opening roll may still be on its way when the game is marked playing)
@@ -151,10 +148,7 @@ def test_chat_is_text_only_and_can_be_muted(server: Any, browser: Any) -> None:
     ctx_b, bob = new_page(browser, errors)
     try:
         open_game(ann, server.url, game)
-        bob.goto(f"{server.url}/g/{game['id']}")
-        bob.wait_for_selector('[data-button="join-1"]')
-        bob.fill("#join-name", "Bob")
-        bob.click('[data-button="join-1"]')
+        take_seat(bob, server.url, game["id"])
         for page in (ann, bob):
             page.wait_for_function("window.dicehall?.snapshot?.status === 'playing'")
             page.wait_for_selector("#chat [data-testid='chat-input']")
@@ -214,10 +208,7 @@ def test_a_player_who_leaves_an_untimed_game_loses_by_abandonment(
     try:
         game = srv.api("/api/games", {"game": "whitedie", "opponent": "friend", "name": "Ann"})
         open_game(ann, srv.url, game)
-        bob.goto(f"{srv.url}/g/{game['id']}")
-        bob.wait_for_selector('[data-button="join-1"]')
-        bob.fill("#join-name", "Bob")
-        bob.click('[data-button="join-1"]')
+        take_seat(bob, srv.url, game["id"])
         for page in (ann, bob):
             page.wait_for_function("window.dicehall?.snapshot?.status === 'playing'")
         assert ann.locator("[data-testid='opponent-gone']").count() == 0
@@ -263,10 +254,7 @@ def test_a_player_on_a_slow_link_plays_on_in_step(server: Any, browser: Any) -> 
     ctx_b, bob = new_page(browser, errors)
     try:
         open_game(ann, server.url, game, autopass=True)
-        bob.goto(f"{server.url}/g/{game['id']}")
-        bob.wait_for_selector('[data-button="join-1"]')
-        bob.fill("#join-name", "Bob")
-        bob.click('[data-button="join-1"]')
+        take_seat(bob, server.url, game["id"])
         for page in (ann, bob):
             page.wait_for_function("window.dicehall?.snapshot?.status === 'playing'")
         pages = {0: ann, 1: bob}
