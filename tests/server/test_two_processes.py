@@ -32,7 +32,7 @@ class Server:
         cmd = [
             sys.executable, "-c", "from dicehall.cli.main import main; main()", "serve",
             "--port", str(self.port), "--db", db, "--bot-delay", "0", "--log-level", "warning",
-            "--address-rate", "0",
+            "--address-rate", "0", "--db-connections", "8",
         ]  # fmt: skip
         self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, start_new_session=True)
         deadline = time.time() + 120

@@ -27,8 +27,36 @@ def open_game(page: Any, url: str, game: dict[str, Any], *, autopass: bool = Fal
     page.wait_for_function("window.dicehall && window.dicehall.snapshot")
 
 
+def take_seat(page: Any, url: str, game_id: str, name: str = "Bob") -> None:
+    """Open the game's page at ``url`` and take its second seat as ``name``, by the form a
+    friend who got the link fills in."""
+    page.goto(f"{url}/g/{game_id}")
+    page.wait_for_selector('[data-button="join-1"]')
+    page.fill("#join-name", name)
+    page.click('[data-button="join-1"]')
+
+
 def snapshot(page: Any) -> dict[str, Any]:
     return page.evaluate("window.dicehall.snapshot")  # type: ignore[no-any-return]
+
+
+def wait_next_turn(page: Any, after_seq: int, timeout: float = 60_000) -> dict[str, Any]:
+    """The snapshot of ``page`` once it shows a position newer than ``after_seq`` with a seat
+    to move, or the end of the game.
+
+    Tests that play a game between two pages ask one page whose turn it is. That page
+    receives the other's moves over its own WebSocket, a little later than the page that
+    moved: read at once, it can still name the player who has just moved, and a test then
+    waits for that player's turn while the real mover waits for the test. So the
+    question is asked only of a position newer than the last one played (``after_seq``).
+    """
+    page.wait_for_function(
+        """(after) => { const s = window.dicehall?.snapshot;
+             return s && (s.status === 'finished' || (s.seq > after && s.to_move !== null)); }""",
+        arg=after_seq,
+        timeout=timeout,
+    )
+    return snapshot(page)
 
 
 def wait_my_turn_or_end(page: Any, after_seq: int, timeout: float = 60_000) -> dict[str, Any]:

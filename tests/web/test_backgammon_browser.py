@@ -5,7 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from dicehall_webtools import open_game, play_backgammon_turn, snapshot, wait_my_turn_or_end
+from dicehall_webtools import (
+    open_game,
+    play_backgammon_turn,
+    snapshot,
+    take_seat,
+    wait_my_turn_or_end,
+    wait_next_turn,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -86,21 +93,18 @@ def test_online_game_between_two_browsers_with_a_spectator(server: Any, browser:
         # Bob finds it in the lobby's open games and takes the seat
         bob.goto(server.url + "/")
         bob.wait_for_selector(f'#open [data-game="{link.rsplit("/", 1)[1]}"] a')
-        bob.goto(link)
-        bob.wait_for_selector('[data-button="join-1"]')
-        bob.fill("#join-name", "Bob")
-        bob.click('[data-button="join-1"]')
+        take_seat(bob, server.url, link.rsplit("/", 1)[1])
         bob.wait_for_function("window.dicehall?.snapshot?.you.includes(1)")
         watcher.goto(link)
         watcher.wait_for_function("window.dicehall && window.dicehall.snapshot")
         ann.wait_for_function("window.dicehall?.snapshot?.status === 'playing'")
         assert [p["name"] for p in snapshot(ann)["players"]] == ["Ann", "Bob"]
         pages = {0: ann, 1: bob}
+        played = -1  # the seq of the last position a move was made from
         for turn in range(8):
-            ann.wait_for_function("window.dicehall?.snapshot?.to_move !== null")
-            snap = snapshot(ann)
-            mover = pages[snap["to_move"]]
-            snap = wait_my_turn_or_end(mover, snap["seq"] - 1)
+            mover = pages[wait_next_turn(ann, played)["to_move"]]
+            snap = wait_my_turn_or_end(mover, played)
+            played = snap["seq"]
             text = play_backgammon_turn(mover, pick=turn)
             mover.wait_for_function(f"window.dicehall?.snapshot?.seq > {snap['seq']}")
             watcher.wait_for_function(f"window.dicehall?.snapshot?.seq > {snap['seq']}")

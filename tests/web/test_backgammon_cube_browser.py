@@ -5,7 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from dicehall_webtools import open_game, play_backgammon_turn, snapshot, wait_my_turn_or_end
+from dicehall_webtools import (
+    open_game,
+    play_backgammon_turn,
+    snapshot,
+    take_seat,
+    wait_my_turn_or_end,
+    wait_next_turn,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -124,18 +131,15 @@ def test_money_game_between_two_browsers_with_a_double_offered_and_answered(
             p.set_default_timeout(30_000)
             p.on("pageerror", lambda e: errors.append(str(e)))
         open_game(ann, server.url, game)
-        bob.goto(f"{server.url}/g/{game['id']}")
-        bob.wait_for_selector('[data-button="join-1"]')
-        bob.fill("#join-name", "Bob")
-        bob.click('[data-button="join-1"]')
+        take_seat(bob, server.url, game["id"])
         bob.wait_for_function("window.dicehall?.snapshot?.you.includes(1)")
         pages = {0: ann, 1: bob}
         doubled = False
+        played = -1  # the seq of the last position a move was made from
         for turn in range(40):
-            ann.wait_for_function("window.dicehall?.snapshot?.to_move !== null")
-            snap = snapshot(ann)
-            mover = pages[snap["to_move"]]
-            snap = wait_my_turn_or_end(mover, snap["seq"] - 1)
+            mover = pages[wait_next_turn(ann, played)["to_move"]]
+            snap = wait_my_turn_or_end(mover, played)
+            played = snap["seq"]
             phase = snap["view"]["phase"]
             assert mover.inner_text('[data-testid="match-score"]').startswith("Money")
             if phase == "cube" and "double" in snap["legal"] and not doubled:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from dicehall_webtools import open_game, snapshot, wait_my_turn_or_end
+from dicehall_webtools import open_game, snapshot, take_seat, wait_my_turn_or_end, wait_next_turn
 
 pytestmark = pytest.mark.browser
 
@@ -63,18 +63,19 @@ def test_seek_accepted_rated_timed_game_to_the_end_and_profiles(server: Any, bro
         assert ann.locator("[data-testid='clock-0'] .clock-time").inner_text() == "5:00"
         pages = {snapshot(p)["you"][0]: p for p in (ann, bob)}
         # play to the end, each move sent by the page's own client over its WebSocket
+        played = -1  # the seq of the last position a move was made from
         for _ in range(600):
-            snap = snapshot(ann)
+            snap = wait_next_turn(ann, played)
             if snap["status"] == "finished":
                 break
-            ann.wait_for_function("window.dicehall.snapshot.to_move !== null")
-            mover = pages[snapshot(ann)["to_move"]]
-            mine = wait_my_turn_or_end(mover, -1)
+            mover = pages[snap["to_move"]]
+            mine = wait_my_turn_or_end(mover, played)
             if mine["status"] == "finished":
                 break
             if mine["legal"] != ["pass"]:  # a forced pass the page sends by itself
                 mover.evaluate("window.dicehall.act(window.dicehall.snapshot.legal[0])")
             mover.wait_for_function(f"window.dicehall.snapshot.seq > {mine['seq']}")
+            played = mine["seq"]
         for page in (ann, bob):
             page.wait_for_function("window.dicehall.snapshot.status === 'finished'")
             page.wait_for_selector("[data-testid='rating-change-0']")
@@ -117,13 +118,11 @@ def test_closing_the_tab_loses_on_time_and_the_other_sees_why(server: Any, brows
     ctx_b, bob = new_page(browser, errors)
     try:
         open_game(ann, server.url, game)
-        bob.goto(f"{server.url}/g/{game['id']}")
-        bob.wait_for_selector('[data-button="join-1"]')
-        bob.fill("#join-name", "Bob")
-        bob.click('[data-button="join-1"]')
+        take_seat(bob, server.url, game["id"])
         for page in (ann, bob):
             page.wait_for_function("window.dicehall?.snapshot?.status === 'playing'")
-        if snapshot(ann)["to_move"] == 0:  # Ann moves first: she plays, then it is Bob's turn
+        # (the opening roll may still be on its way when the game is marked playing)
+        if wait_next_turn(ann, -1)["to_move"] == 0:  # Ann first: she plays, then it is Bob's turn
             seq = wait_my_turn_or_end(ann, -1)["seq"]
             ann.evaluate("window.dicehall.act(window.dicehall.snapshot.legal[0])")
             ann.wait_for_function(f"window.dicehall.snapshot.seq > {seq}")
@@ -149,10 +148,7 @@ def test_chat_is_text_only_and_can_be_muted(server: Any, browser: Any) -> None:
     ctx_b, bob = new_page(browser, errors)
     try:
         open_game(ann, server.url, game)
-        bob.goto(f"{server.url}/g/{game['id']}")
-        bob.wait_for_selector('[data-button="join-1"]')
-        bob.fill("#join-name", "Bob")
-        bob.click('[data-button="join-1"]')
+        take_seat(bob, server.url, game["id"])
         for page in (ann, bob):
             page.wait_for_function("window.dicehall?.snapshot?.status === 'playing'")
             page.wait_for_selector("#chat [data-testid='chat-input']")
@@ -212,10 +208,7 @@ def test_a_player_who_leaves_an_untimed_game_loses_by_abandonment(
     try:
         game = srv.api("/api/games", {"game": "whitedie", "opponent": "friend", "name": "Ann"})
         open_game(ann, srv.url, game)
-        bob.goto(f"{srv.url}/g/{game['id']}")
-        bob.wait_for_selector('[data-button="join-1"]')
-        bob.fill("#join-name", "Bob")
-        bob.click('[data-button="join-1"]')
+        take_seat(bob, srv.url, game["id"])
         for page in (ann, bob):
             page.wait_for_function("window.dicehall?.snapshot?.status === 'playing'")
         assert ann.locator("[data-testid='opponent-gone']").count() == 0
@@ -232,3 +225,54 @@ def test_a_player_who_leaves_an_untimed_game_loses_by_abandonment(
         ctx_a.close()
         ctx_b.close()
         srv.stop()
+
+
+#: a WebSocket whose incoming frames arrive 300 ms late (in order), and that counts the joins
+#: it sends (a join after the first is a resync: the page saw a gap in the updates)
+SLOW_LINK = """(() => {
+  const Native = window.WebSocket;
+  window.__joins = 0;
+  window.WebSocket = class extends Native {
+    set onmessage(fn) { super.onmessage = (ev) => setTimeout(() => fn(ev), 300); }
+    send(data) {
+      if (JSON.parse(data).type === "join") window.__joins += 1;
+      super.send(data);
+    }
+  };
+})();"""
+
+
+def test_a_player_on_a_slow_link_plays_on_in_step(server: Any, browser: Any) -> None:
+    """Ann's page hears every frame 300 ms late. Each player's act is answered (the promise the
+    page's ``act`` returns settles), both pages end on the same position with the same log,
+    and Ann's page never needed a resync. A test that asked the lagging page whose turn it
+    was, without waiting for the last move to reach it, waited here for the wrong player."""
+    errors: list[str] = []
+    game = server.api("/api/games", {"game": "backgammon", "opponent": "friend", "name": "Ann"})
+    ctx_a, ann = new_page(browser, errors)
+    ctx_a.add_init_script(SLOW_LINK)
+    ctx_b, bob = new_page(browser, errors)
+    try:
+        open_game(ann, server.url, game, autopass=True)
+        take_seat(bob, server.url, game["id"])
+        for page in (ann, bob):
+            page.wait_for_function("window.dicehall?.snapshot?.status === 'playing'")
+        pages = {0: ann, 1: bob}
+        played, turns = -1, 0
+        while turns < 12:
+            mover = pages[wait_next_turn(ann, played)["to_move"]]
+            mine = wait_my_turn_or_end(mover, played)
+            if mine["legal"] != ["pass"]:  # a forced pass the page sends by itself
+                answer = mover.evaluate("window.dicehall.act(window.dicehall.snapshot.legal[0])")
+                assert answer["seq"] > mine["seq"]
+            mover.wait_for_function(f"window.dicehall.snapshot.seq > {mine['seq']}")
+            played, turns = mine["seq"], turns + 1
+        last = snapshot(bob)["seq"]
+        ann.wait_for_function(f"window.dicehall.snapshot.seq === {last}")
+        assert snapshot(ann)["log"] == snapshot(bob)["log"]
+        assert len(snapshot(ann)["log"]) >= 24  # twelve moves and their rolls at least
+        assert ann.evaluate("window.__joins") == 1
+        assert errors == []
+    finally:
+        ctx_a.close()
+        ctx_b.close()

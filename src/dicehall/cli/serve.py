@@ -58,6 +58,15 @@ def register(app: typer.Typer) -> None:
                 "every process and host (default: each process counts alone)"
             ),
         ] = None,
+        db_connections: Annotated[
+            int,
+            typer.Option(
+                min=4,
+                max=1000,
+                help="PostgreSQL connections each process opens at most (every process of "
+                "every host counts against the database's max_connections)",
+            ),
+        ] = 29,
     ) -> None:
         """Serve the lobby and the boards at http://HOST:PORT/ (API docs at /docs)."""
         try:
@@ -68,12 +77,13 @@ def register(app: typer.Typer) -> None:
                 ENV_BOT_DELAY,
                 ENV_BOT_PROCESSES,
                 ENV_DB,
+                ENV_DB_CONNECTIONS,
                 ENV_GRACE,
                 ENV_REDIS,
                 create_app,
             )
             from dicehall.server.limits import Limits
-            from dicehall.server.storage import default_url, normalise_url
+            from dicehall.server.storage import connection_warning, default_url, normalise_url
         except ImportError as exc:  # pragma: no cover - depends on the install
             console.print(f"[red]the web server needs: pip install 'dicehall[web]' ({exc})[/]")
             raise typer.Exit(2) from None
@@ -90,6 +100,15 @@ def register(app: typer.Typer) -> None:
             f"{'es' if workers > 1 else ''})",
             soft_wrap=True,
         )
+        if not url.startswith("sqlite"):
+            # every process of every host counts against the database's max_connections
+            try:
+                warning = connection_warning(url, workers, db_connections)
+            except Exception as exc:  # the app itself says clearly why it cannot connect
+                warning = None
+                console.print(f"[yellow]could not ask the database about connections: {exc}[/]")
+            if warning:
+                console.print(f"[yellow]warning: {warning}[/]", soft_wrap=True)
         limits = Limits(address_rate=address_rate)
         common: dict[str, Any] = {
             "host": host,
@@ -117,6 +136,7 @@ def register(app: typer.Typer) -> None:
                 redis_url=redis,
                 grace=grace,
                 freeze_gc=True,
+                db_connections=db_connections,
             )
             uvicorn.run(app, **common)
             return
@@ -127,4 +147,5 @@ def register(app: typer.Typer) -> None:
         os.environ[ENV_GRACE] = str(grace)
         os.environ[ENV_BOT_PROCESSES] = str(bot_processes)
         os.environ[ENV_REDIS] = redis or ""
+        os.environ[ENV_DB_CONNECTIONS] = str(db_connections)
         uvicorn.run("dicehall.server.app:app_from_env", factory=True, workers=workers, **common)

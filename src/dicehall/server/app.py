@@ -56,7 +56,7 @@ from dicehall.server.service import (
     LogEntry,
     ServiceError,
 )
-from dicehall.server.storage import Appended, Store
+from dicehall.server.storage import DEFAULT_CONNECTIONS, Appended, Store
 
 log = logging.getLogger("dicehall.server")
 
@@ -637,6 +637,7 @@ def tune_gc() -> None:
 
 ENV_DB = "DICEHALL_DB"
 ENV_BOT_DELAY = "DICEHALL_BOT_DELAY"
+ENV_DB_CONNECTIONS = "DICEHALL_DB_CONNECTIONS"
 ENV_ADDRESS_RATE = "DICEHALL_ADDRESS_RATE"
 ENV_BOT_PROCESSES = "DICEHALL_BOT_PROCESSES"
 ENV_REDIS = "DICEHALL_REDIS"
@@ -676,7 +677,8 @@ def clocks_presets(game: str) -> list[dict[str, Any]]:
 def app_from_env() -> FastAPI:
     """The app of one worker process of ``dicehall serve --workers N``, configured by the
     ``DICEHALL_DB``, ``DICEHALL_BOT_DELAY``, ``DICEHALL_ADDRESS_RATE``,
-    ``DICEHALL_BOT_PROCESSES``, ``DICEHALL_REDIS`` and ``DICEHALL_GRACE`` variables."""
+    ``DICEHALL_BOT_PROCESSES``, ``DICEHALL_REDIS``, ``DICEHALL_GRACE`` and
+    ``DICEHALL_DB_CONNECTIONS`` variables."""
     import os
 
     limits = Limits(address_rate=float(os.environ.get(ENV_ADDRESS_RATE, "20")))
@@ -687,6 +689,7 @@ def app_from_env() -> FastAPI:
         grace=float(os.environ.get(ENV_GRACE, str(GRACE))),
         bot_processes=int(os.environ.get(ENV_BOT_PROCESSES, "2")),
         redis_url=os.environ.get(ENV_REDIS) or None,
+        db_connections=int(os.environ.get(ENV_DB_CONNECTIONS, str(DEFAULT_CONNECTIONS))),
         freeze_gc=True,
     )
 
@@ -706,6 +709,7 @@ def create_app(
     redis_url: str | None = None,
     analysis_processes: int | None = None,
     freeze_gc: bool = False,
+    db_connections: int = DEFAULT_CONNECTIONS,
 ) -> FastAPI:
     """The dicehall web app on the database ``db`` (default: SQLite in the user data dir).
 
@@ -720,9 +724,11 @@ def create_app(
     process where bots think in processes, ``analysis_worker.Analyses``).
     ``freeze_gc`` (what ``dicehall serve`` does): at start-up, load the games' code, then
     move everything alive to the collector's permanent generation (``tune_gc``).
+    ``db_connections``: the most PostgreSQL connections this process opens
+    (``storage.ConnectionBudget``).
     """
     limits = limits or Limits()
-    store = store or Store(db, prefix=prefix)
+    store = store or Store(db, prefix=prefix, connections=db_connections)
     service = GameService(
         store,
         bot_delay=bot_delay,

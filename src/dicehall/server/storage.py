@@ -127,18 +127,101 @@ class ActionRow:
     created: float
 
 
-#: the driver connections a PostgreSQL store appends on (as many appends at once; the others
-#: wait for one, at most ``RAW_WAIT`` seconds): the database refuses clients beyond its
-#: ``max_connections`` (100 by default), shared by every process and the SQLAlchemy pools
+#: the most driver connections a PostgreSQL store appends on (as many appends at once; the
+#: others wait for one, at most ``RAW_WAIT`` seconds); fewer in a smaller budget
+#: (``ConnectionBudget``)
 RAW_CONNECTIONS = 8
 RAW_WAIT = 60.0
+#: the PostgreSQL connections one store (one server process) opens at most by default: its
+#: SQLAlchemy pool's 10 and 10 more at peaks, 8 for the appends and 1 that listens
+DEFAULT_CONNECTIONS = 29
+#: the fewest a store can work with: one listens, one appends, two in the pool
+MIN_CONNECTIONS = 4
+
+
+@dataclass(frozen=True)
+class ConnectionBudget:
+    """How a PostgreSQL store shares out its connections.
+
+    The database refuses clients beyond its ``max_connections`` (100 by default), and every
+    process of every host on it counts: four processes at the default 29 may need 116. So
+    each process is given a total (``dicehall serve --db-connections``), split here between
+    the SQLAlchemy pool (``pool`` kept open, ``overflow`` more at peaks), the driver
+    connections of the appends (``raw``) and the one that listens."""
+
+    pool: int
+    overflow: int
+    raw: int
+    listen: int = 1
+
+    @property
+    def total(self) -> int:
+        """The most connections the store holds at once."""
+        return self.pool + self.overflow + self.raw + self.listen
+
+    @classmethod
+    def of(cls, total: int) -> ConnectionBudget:
+        """Split ``total`` connections: about two sevenths of those besides the listener for
+        the appends (at most ``RAW_CONNECTIONS``, at least one), the rest half kept open and
+        half at peaks. The default, 29, gives the split the server always had (10 + 10 + 8 + 1).
+
+        Raises ``ValueError`` when ``total`` is below ``MIN_CONNECTIONS``."""
+        if isinstance(total, bool) or not isinstance(total, int) or total < MIN_CONNECTIONS:
+            raise ValueError(
+                f"a PostgreSQL store needs at least {MIN_CONNECTIONS} connections (one "
+                f"listens, one appends, two for the rest), not {total!r}"
+            )
+        rest = total - 1
+        raw = min(RAW_CONNECTIONS, max(1, rest * 2 // 7))
+        rest -= raw
+        return cls(pool=rest - rest // 2, overflow=rest // 2, raw=raw)
+
+
+def connection_warning(url: str, processes: int, connections: int) -> str | None:
+    """What an operator should hear before starting ``processes`` server processes of
+    ``connections`` PostgreSQL connections each on the database at ``url``: a sentence when
+    they may need more than the database has free (``max_connections``, less those reserved
+    for superusers and those open now), else None (and always None for SQLite).
+
+    Raises ``psycopg.Error`` when the database cannot be reached."""
+    url = normalise_url(url)
+    if url.startswith("sqlite"):
+        return None
+    import psycopg
+
+    dsn = sa.make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+    with psycopg.connect(dsn, autocommit=True, connect_timeout=10) as conn:
+        row = conn.execute(
+            "SELECT current_setting('max_connections')::int,"
+            " current_setting('superuser_reserved_connections')::int,"
+            " (SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend')"
+        ).fetchone()
+    assert row is not None
+    most, reserved, open_now = (int(v) for v in row)
+    need = processes * connections
+    free = most - reserved - open_now
+    if need <= free:
+        return None
+    return (
+        f"{processes} process{'es' if processes > 1 else ''} of up to {connections} "
+        f"connections may need {need}, but the database has {free} free (max_connections "
+        f"{most}, {reserved} reserved, {open_now} open now): lower --db-connections or raise "
+        "max_connections, or busy moments will see refused connections"
+    )
 
 
 class Store:
     """All database access of the server; thread-safe (one SQLAlchemy engine)."""
 
-    def __init__(self, url: str | None = None, prefix: str = "") -> None:
+    def __init__(
+        self, url: str | None = None, prefix: str = "", connections: int = DEFAULT_CONNECTIONS
+    ) -> None:
+        """Open (and upgrade, ``migrate``) the database at ``url``; table names start with
+        ``prefix``. On PostgreSQL the store holds at most ``connections`` connections
+        (``ConnectionBudget``; raises ``ValueError`` below ``MIN_CONNECTIONS``)."""
         self.url = normalise_url(url or default_url())
+        #: how the PostgreSQL connections are shared out (unused by SQLite)
+        self.budget = ConnectionBudget.of(connections)
         self.prefix = prefix
         #: the time source of the action log's timestamps (the clocks are derived from them);
         #: tests put a controllable clock here
@@ -148,7 +231,8 @@ class Store:
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
         else:
             kwargs["pool_pre_ping"] = True
-            kwargs["pool_size"] = 10
+            kwargs["pool_size"] = self.budget.pool
+            kwargs["max_overflow"] = self.budget.overflow
         self.engine = sa.create_engine(self.url, **kwargs)
         if self.url.startswith("sqlite"):
 
@@ -218,7 +302,7 @@ class Store:
         #: PostgreSQL: idle driver connections of the appends (``_pg_append``)
         self._raw_idle: list[Any] = []
         self._raw_lock = threading.Lock()
-        self._raw_slots = threading.BoundedSemaphore(RAW_CONNECTIONS)
+        self._raw_slots = threading.BoundedSemaphore(self.budget.raw)
         self._raw_closed = False
         self.migrate()
 
@@ -625,7 +709,7 @@ class Store:
         reading the game back (the move is in the log then)."""
         import psycopg
 
-        # at most RAW_CONNECTIONS appends at once (each on its connection); the others wait
+        # at most ``budget.raw`` appends at once (each on its connection); the others wait
         if not self._raw_slots.acquire(timeout=RAW_WAIT):
             raise TimeoutError(f"no connection for an append in {RAW_WAIT:.0f} s")
         try:
@@ -651,7 +735,7 @@ class Store:
 
     def _raw_take(self) -> Any:
         """A driver connection (autocommit) for ``_pg_append``: an idle one, or a new one
-        (the caller holds one of the ``RAW_CONNECTIONS`` slots, so there are never more)."""
+        (the caller holds one of the ``budget.raw`` slots, so there are never more)."""
         with self._raw_lock:
             if self._raw_idle:
                 return self._raw_idle.pop(0)  # the longest idle: its notification is done
