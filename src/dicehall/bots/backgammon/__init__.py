@@ -50,6 +50,9 @@ class Settings:
     noise: float = 0.0
     budget: int = 0  # positions evaluated before 2-ply stops (``search.analyse``; 0: no cap)
     readmit: int = 0  # filtered-out plays re-admitted per depth (``search.analyse``)
+    keep3: int = 0  # close plays re-valued at reduced 3-ply (``search.analyse``; 0: off)
+    margin3: float = 0.0  # how close to the best at 2-ply a play must be for that
+    budget3: int = 0  # positions evaluated in the whole decision before 3-ply stops
 
 
 #: every level ``Bot`` accepts: the public ``LEVELS`` plus names for benchmarks
@@ -65,6 +68,9 @@ SETTINGS: dict[str, Settings] = {
     "2ply": Settings(plies=2, keep1=8, keep2=4, reply_keep=3),
     "hard-readmit": Settings(plies=1, readmit=3),
     "expert-readmit": Settings(plies=2, keep2=3, reply_keep=1, budget=100_000, readmit=3),
+    "expert-3ply": Settings(
+        plies=2, keep2=3, reply_keep=1, budget=100_000, keep3=2, margin3=0.05, budget3=100_000
+    ),
 }
 
 
@@ -186,6 +192,9 @@ class Bot:
             s.reply_keep,
             s.budget,
             s.readmit,
+            s.keep3,
+            s.margin3,
+            s.budget3,
         )
 
     # -- the protocol ------------------------------------------------------------
