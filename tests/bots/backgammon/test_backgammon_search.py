@@ -179,3 +179,20 @@ def test_expert_3ply_does_not_play_24_14_in_the_issue_position() -> None:
     i = Bot("expert-3ply").choose(arr, 6, 4)
     text = format_play(board, [tuple(s) for s in steps[i].tolist() if s[0] != s[1]])
     assert text != "24/14"
+
+
+def test_blend_mixes_the_1ply_and_2ply_values_of_the_2ply_plays() -> None:
+    """``blend = b``: every play searched at 2-ply is valued (1 - b) * 2-ply + b * 1-ply;
+    b = 0 is the expert; the 1-ply values are those of the 1-ply stage."""
+    board = to_array(decode_position_id("4HPwATDgc/ABMA"))
+    expert = Bot("expert")
+    two = expert.evaluate(board, 5, 2)
+    one = _analyse(board, 5, 2, 1)  # the budget stops it before any 2-ply value
+    bot = Bot("expert")
+    bot.settings = replace(bot.settings, blend=0.25)
+    probs, _, depth = bot.evaluate(board, 5, 2)
+    assert np.array_equal(depth, two[2])
+    deep = depth == 2
+    assert deep.sum() >= 2
+    assert np.allclose(probs[deep], 0.75 * two[0][deep] + 0.25 * one[0][deep])
+    assert np.array_equal(probs[~deep], two[0][~deep])

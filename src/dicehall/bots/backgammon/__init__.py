@@ -53,6 +53,7 @@ class Settings:
     keep3: int = 0  # close plays re-valued at reduced 3-ply (``search.analyse``; 0: off)
     margin3: float = 0.0  # how close to the best at 2-ply a play must be for that
     budget3: int = 0  # positions evaluated in the whole decision before 3-ply stops
+    blend: float = 0.0  # weight of the 1-ply value in a 2-ply play's value (0: off)
 
 
 #: every level ``Bot`` accepts: the public ``LEVELS`` plus names for benchmarks
@@ -195,6 +196,7 @@ class Bot:
             s.keep3,
             s.margin3,
             s.budget3,
+            s.blend,
         )
 
     # -- the protocol ------------------------------------------------------------

@@ -355,6 +355,7 @@ def analyse(
     keep3: int = 0,
     margin3: float = 0.0,
     budget3: int = 0,
+    blend: float = 0.0,
 ) -> tuple[Any, Any, Any]:
     """Every legal play valued: returns ``(probs, equities, depth)`` rows in play order.
 
@@ -380,6 +381,10 @@ def analyse(
     (``_evaluate_3ply``), best first, while the positions evaluated stay under
     ``budget3`` (> 0, counting the whole decision). If at least two were finished
     they get depth 3 and the choice is made among them; otherwise nothing changes.
+
+    ``blend`` (default 0: off) values each play searched at 2-ply by ``(1 - blend)``
+    times its 2-ply probabilities plus ``blend`` times its 1-ply ones (an odd and an
+    even ply, whose errors lean opposite ways), at no extra cost.
     """
     n, _, boards, _ = plays(board, d1, d2)
     probs = rank_0ply(boards, n, w1, b1, w2, b2, ext, single)
@@ -443,6 +448,8 @@ def analyse(
                     eqs[i] = saved_eqs[i]
                     depth[i] = saved_depth[i]
                     return probs, eqs, depth
+            if level == 2 and blend > 0.0:
+                probs[i] = (1.0 - blend) * probs[i] + blend * saved_probs[i]
             eqs[i] = equity(probs[i], single)
             depth[i] = level
             best_deep = max(best_deep, eqs[i])
