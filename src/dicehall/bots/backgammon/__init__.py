@@ -69,6 +69,7 @@ SETTINGS: dict[str, Settings] = {
     "2ply": Settings(plies=2, keep1=8, keep2=4, reply_keep=3),
     "hard-readmit": Settings(plies=1, readmit=3),
     "expert-readmit": Settings(plies=2, keep2=3, reply_keep=1, budget=100_000, readmit=3),
+    "expert-wide": Settings(plies=2, keep2=5, margin2=0.2, reply_keep=1, budget=100_000),
     "expert-3ply": Settings(
         plies=2, keep2=3, reply_keep=1, budget=100_000, keep3=2, margin3=0.05, budget3=100_000
     ),
