@@ -9,7 +9,8 @@
 
 At the root, plays are first ranked at 0-ply; only the best few (``keep`` plays
 within ``margin`` equity of the best) are searched deeper: that filtering is what
-keeps 2-ply under a second.
+keeps 2-ply under a second. An optional third stage (``analyse``'s ``keep3``) values
+the best plays of close decisions at a reduced 3-ply (``evaluate_3ply``).
 
 Probabilities are always ``[win, gammon win, backgammon win, gammon loss,
 backgammon loss]`` for the player in row 0 of the board (the one who just moved).
