@@ -17,7 +17,8 @@ Prints A's share of wins with a 95% confidence interval, points per game with it
 
 Decision times are per decision, wall-clock and CPU time of the worker process (the
 CPU figure is the search's own cost, which the machine's load does not inflate; a
-gnubg player's CPU is in its gnubg process, so its CPU figure is only the piping),
+gnubg player's CPU figure adds its gnubg process's CPU, read from ``/proc`` in clock
+ticks of 10 ms),
 after one untimed warm-up decision in each worker process (the first call of a
 process loads numba's compiled kernels and the bear-off databases: about a second
 on a quiet machine, several under load; a server pays it once at start-up,
@@ -35,6 +36,7 @@ import argparse
 import json
 import math
 import multiprocessing
+import os
 import shutil
 import signal
 import subprocess
@@ -47,6 +49,7 @@ from typing import Any
 import numpy as np
 
 GNUBG = "/usr/games/gnubg"
+_CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 _GNUBG_SCRIPT = """
 import sys
@@ -168,6 +171,24 @@ class GnubgPlayer(Player):
             stderr=subprocess.DEVNULL,
             text=True,
         )
+
+    def process_cpu(self) -> float:
+        """CPU seconds of the gnubg process so far (Linux ``/proc``; 0.0 elsewhere)."""
+        try:
+            fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rpartition(")")[2].split()
+        except OSError:
+            return 0.0
+        # utime and stime are fields 14 and 15 of stat, 12 and 13 after the ")"
+        return (int(fields[11]) + int(fields[12])) / _CLOCK_TICKS
+
+    def timed_choose(self, board: Any, d1: int, d2: int, single: bool) -> int:
+        """As ``Player.timed_choose``, but the CPU time is the gnubg process's own."""
+        cpu_start = self.process_cpu()
+        i = super().timed_choose(board, d1, d2, single)
+        cpu = self.process_cpu() - cpu_start
+        self.cpu += cpu  # the piping's own CPU (in this process) is negligible beside it
+        self.cpu_slowest = max(self.cpu_slowest, cpu)
+        return i
 
     def choose(self, board: Any, d1: int, d2: int, single: bool) -> int:
         from dicehall.games.backgammon.fast import plays

@@ -75,3 +75,23 @@ def test_resume_refuses_another_run(tmp_path: Path) -> None:
         timeout=600,
     )
     assert done.returncode != 0 and "holds another run" in done.stderr
+
+
+def test_gnubg_can_be_player_a(tmp_path: Path) -> None:
+    """gnubg on both sides: the same deterministic player in both seats of a pair with
+    the same dice plays the same game twice, seats swapped, so A wins exactly one of
+    each pair; its decisions are timed in its gnubg process's CPU."""
+    import shutil
+
+    import pytest
+
+    if not shutil.which("/usr/games/gnubg"):
+        pytest.skip("gnubg is not installed")
+    out = tmp_path / "gg.jsonl"
+    report = run("gnubg:0", "gnubg", "--games", "4", "--seed", "3", "--out", str(out))
+    assert "gnubg:0ply vs gnubg:0ply: 4 games (2 pairs, common dice)" in report
+    assert "gnubg:0ply wins 50.00%" in report
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert rows[0] == {"a": "gnubg:0", "b": "gnubg", "seed": 3, "scoring": "single"}
+    assert all(row["points"][0] == -row["points"][1] for row in rows[1:])
+    assert report.count("CPU mean") == 2

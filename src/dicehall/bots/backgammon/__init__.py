@@ -50,6 +50,10 @@ class Settings:
     noise: float = 0.0
     budget: int = 0  # positions evaluated before 2-ply stops (``search.analyse``; 0: no cap)
     readmit: int = 0  # filtered-out plays re-admitted per depth (``search.analyse``)
+    keep3: int = 0  # close plays re-valued at reduced 3-ply (``search.analyse``; 0: off)
+    margin3: float = 0.0  # how close to the best at 2-ply a play must be for that
+    budget3: int = 0  # positions evaluated in the whole decision before 3-ply stops
+    blend: float = 0.0  # weight of the 1-ply value in a 2-ply play's value (0: off)
 
 
 #: every level ``Bot`` accepts: the public ``LEVELS`` plus names for benchmarks
@@ -65,6 +69,10 @@ SETTINGS: dict[str, Settings] = {
     "2ply": Settings(plies=2, keep1=8, keep2=4, reply_keep=3),
     "hard-readmit": Settings(plies=1, readmit=3),
     "expert-readmit": Settings(plies=2, keep2=3, reply_keep=1, budget=100_000, readmit=3),
+    "expert-wide": Settings(plies=2, keep2=5, margin2=0.2, reply_keep=1, budget=100_000),
+    "expert-3ply": Settings(
+        plies=2, keep2=3, reply_keep=1, budget=100_000, keep3=2, margin3=0.05, budget3=100_000
+    ),
 }
 
 
@@ -186,6 +194,10 @@ class Bot:
             s.reply_keep,
             s.budget,
             s.readmit,
+            s.keep3,
+            s.margin3,
+            s.budget3,
+            s.blend,
         )
 
     # -- the protocol ------------------------------------------------------------

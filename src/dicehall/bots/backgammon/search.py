@@ -9,7 +9,8 @@
 
 At the root, plays are first ranked at 0-ply; only the best few (``keep`` plays
 within ``margin`` equity of the best) are searched deeper: that filtering is what
-keeps 2-ply under a second.
+keeps 2-ply under a second. An optional third stage (``analyse``'s ``keep3``) values
+the best plays of close decisions at a reduced 3-ply (``evaluate_3ply``).
 
 Probabilities are always ``[win, gammon win, backgammon win, gammon loss,
 backgammon loss]`` for the player in row 0 of the board (the one who just moved).
@@ -42,6 +43,14 @@ from dicehall.games.backgammon.fast import (
 #: the 21 distinct rolls (high die first) and their probabilities
 ROLLS = np.array([(a, b) for a in range(6, 0, -1) for b in range(a, 0, -1)], dtype=np.int64)
 ROLL_WEIGHTS = np.array([(1.0 if a == b else 2.0) / 36.0 for a, b in ROLLS])
+
+#: the reduced chance layers of the 3-ply search (``evaluate_3ply``): eight rolls each,
+#: with the 21 rolls' balance: six non-doubles (5/36 each) in which every face shows
+#: twice and the pips are 7 on average, and two doubles (3/36 each) of 14 pips on
+#: average; the two sets share no roll, so their errors do not add up in one direction
+ROLLS_A = np.array([(6, 5), (4, 3), (2, 1), (6, 4), (5, 2), (3, 1), (5, 5), (2, 2)], np.int64)
+ROLLS_B = np.array([(6, 3), (5, 1), (4, 2), (6, 2), (5, 3), (4, 1), (4, 4), (3, 3)], np.int64)
+WEIGHTS_AB = np.array([5.0 / 36.0] * 6 + [3.0 / 36.0] * 2)
 
 
 @njit(cache=True, nogil=True)
@@ -198,6 +207,134 @@ def evaluate_2ply(
 
 
 @njit(cache=True, nogil=True)
+def _best_play_0ply(
+    boards: Any, n: int, w1: Any, b1: Any, w2: Any, b2: Any, ext: Any, single: bool
+) -> int:
+    """Index of the mover's best play at 0-ply among ``boards[:n]`` (a winning play at
+    once)."""
+    best = -1e9
+    pick = 0
+    cur = np.empty(5)
+    for i in range(n):
+        if boards[i, 0, 0] == CHECKERS:
+            return i
+        evaluate_after(boards[i], w1, b1, w2, b2, ext, cur)
+        eq = equity(cur, single)
+        if eq > best:
+            best = eq
+            pick = i
+    return pick
+
+
+@njit(cache=True, nogil=True)
+def _evaluate_1ply_rolls(
+    board: Any,
+    w1: Any,
+    b1: Any,
+    w2: Any,
+    b2: Any,
+    ext: Any,
+    single: bool,
+    rolls: Any,
+    weights: Any,
+    y: Any,
+    counter: Any,
+) -> None:
+    """1-ply over the given rolls (weights summing to 1) instead of all 21."""
+    if board[0, 0] == CHECKERS:
+        evaluate_after(board, w1, b1, w2, b2, ext, y)
+        return
+    opp = swap(board)
+    reply = np.empty(5)
+    mine = np.empty(5)
+    y[:] = 0.0
+    for r in range(rolls.shape[0]):
+        counter[0] += _best_reply_0ply(
+            opp, rolls[r, 0], rolls[r, 1], w1, b1, w2, b2, ext, single, reply
+        )
+        flip(reply, mine)
+        y += weights[r] * mine
+
+
+@njit(cache=True, nogil=True)
+def _evaluate_2ply_rolls(
+    board: Any,
+    w1: Any,
+    b1: Any,
+    w2: Any,
+    b2: Any,
+    ext: Any,
+    single: bool,
+    y: Any,
+    counter: Any,
+) -> None:
+    """The reduced 2-ply of the 3-ply search: the opponent's rolls are ``ROLLS_A``, his
+    reply is his best at 0-ply, valued at 1-ply over ``ROLLS_B``."""
+    if board[0, 0] == CHECKERS:
+        evaluate_after(board, w1, b1, w2, b2, ext, y)
+        return
+    opp = swap(board)
+    cur = np.empty(5)
+    mine = np.empty(5)
+    y[:] = 0.0
+    for r in range(ROLLS_A.shape[0]):
+        n, _, boards, _ = plays(opp, ROLLS_A[r, 0], ROLLS_A[r, 1])
+        counter[0] += n
+        i = _best_play_0ply(boards, n, w1, b1, w2, b2, ext, single)
+        _evaluate_1ply_rolls(
+            boards[i], w1, b1, w2, b2, ext, single, ROLLS_B, WEIGHTS_AB, cur, counter
+        )
+        flip(cur, mine)
+        y += WEIGHTS_AB[r] * mine
+
+
+@njit(cache=True, nogil=True)
+def _evaluate_3ply(
+    board: Any,
+    w1: Any,
+    b1: Any,
+    w2: Any,
+    b2: Any,
+    ext: Any,
+    single: bool,
+    y: Any,
+    counter: Any,
+    budget: int,
+) -> bool:
+    """3-ply into ``y``, the two inner chance layers reduced: over all 21 rolls the
+    opponent plays his best reply at 0-ply, valued by ``_evaluate_2ply_rolls``.
+    False (``y`` unusable) if ``counter`` passed ``budget`` (> 0) before a roll."""
+    if board[0, 0] == CHECKERS:
+        evaluate_after(board, w1, b1, w2, b2, ext, y)
+        return True
+    opp = swap(board)
+    cur = np.empty(5)
+    mine = np.empty(5)
+    y[:] = 0.0
+    for r in range(ROLLS.shape[0]):
+        if budget > 0 and counter[0] > budget:
+            return False
+        n, _, boards, _ = plays(opp, ROLLS[r, 0], ROLLS[r, 1])
+        counter[0] += n
+        i = _best_play_0ply(boards, n, w1, b1, w2, b2, ext, single)
+        _evaluate_2ply_rolls(boards[i], w1, b1, w2, b2, ext, single, cur, counter)
+        flip(cur, mine)
+        y += ROLL_WEIGHTS[r] * mine
+    return True
+
+
+@njit(cache=True, nogil=True)
+def evaluate_3ply(
+    board: Any, w1: Any, b1: Any, w2: Any, b2: Any, ext: Any, single: bool, y: Any
+) -> int:
+    """Reduced 3-ply probabilities of the position after a play (``_evaluate_3ply``);
+    returns the positions evaluated."""
+    counter = np.zeros(1, dtype=np.int64)
+    _evaluate_3ply(board, w1, b1, w2, b2, ext, single, y, counter, 0)
+    return int(counter[0])
+
+
+@njit(cache=True, nogil=True)
 def analyse(
     board: Any,
     d1: int,
@@ -216,6 +353,10 @@ def analyse(
     reply_keep: int,
     budget: int,
     readmit: int = 0,
+    keep3: int = 0,
+    margin3: float = 0.0,
+    budget3: int = 0,
+    blend: float = 0.0,
 ) -> tuple[Any, Any, Any]:
     """Every legal play valued: returns ``(probs, equities, depth)`` rows in play order.
 
@@ -234,6 +375,17 @@ def analyse(
     searched too, best first, as long as the shallower value of the next one is
     above the best value found at the new depth (the play the shallower search
     overrated has fallen below it, so the deeper search might prefer that one).
+
+    ``keep3`` (default 0: off) adds a third stage on close decisions only: when
+    ``plies == 2`` and the second best play at 2-ply is within ``margin3`` of the best,
+    the best ``keep3`` plays within ``margin3`` are valued at (reduced) 3-ply
+    (``_evaluate_3ply``), best first, while the positions evaluated stay under
+    ``budget3`` (> 0, counting the whole decision). If at least two were finished
+    they get depth 3 and the choice is made among them; otherwise nothing changes.
+
+    ``blend`` (default 0: off) values each play searched at 2-ply by ``(1 - blend)``
+    times its 2-ply probabilities plus ``blend`` times its 1-ply ones (an odd and an
+    even ply, whose errors lean opposite ways), at no extra cost.
     """
     n, _, boards, _ = plays(board, d1, d2)
     probs = rank_0ply(boards, n, w1, b1, w2, b2, ext, single)
@@ -297,10 +449,84 @@ def analyse(
                     eqs[i] = saved_eqs[i]
                     depth[i] = saved_depth[i]
                     return probs, eqs, depth
+            if level == 2 and blend > 0.0:
+                probs[i] = (1.0 - blend) * probs[i] + blend * saved_probs[i]
             eqs[i] = equity(probs[i], single)
             depth[i] = level
             best_deep = max(best_deep, eqs[i])
+    if plies == 2 and keep3 > 1:
+        _close_calls_3ply(
+            boards,
+            n,
+            w1,
+            b1,
+            w2,
+            b2,
+            ext,
+            single,
+            probs,
+            eqs,
+            depth,
+            keep3,
+            margin3,
+            budget3,
+            counter,
+        )
     return probs, eqs, depth
+
+
+@njit(cache=True, nogil=True)
+def _close_calls_3ply(
+    boards: Any,
+    n: int,
+    w1: Any,
+    b1: Any,
+    w2: Any,
+    b2: Any,
+    ext: Any,
+    single: bool,
+    probs: Any,
+    eqs: Any,
+    depth: Any,
+    keep3: int,
+    margin3: float,
+    budget3: int,
+    counter: Any,
+) -> None:
+    """``analyse``'s third stage (see there): updates ``probs``, ``eqs``, ``depth``."""
+    m = 0
+    cand = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        if depth[i] == 2:
+            cand[m] = i
+            m += 1
+    if m < 2:
+        return
+    sub = np.empty(m)
+    for c in range(m):
+        sub[c] = -eqs[cand[c]]
+    order = np.argsort(sub)
+    top = eqs[cand[order[0]]]
+    if eqs[cand[order[1]]] < top - margin3:
+        return
+    done = np.empty(min(keep3, m), dtype=np.int64)
+    values = np.empty((min(keep3, m), 5))
+    k = 0
+    for rank in range(min(keep3, m)):
+        i = cand[order[rank]]
+        if eqs[i] < top - margin3:
+            break
+        if not _evaluate_3ply(boards[i], w1, b1, w2, b2, ext, single, values[k], counter, budget3):
+            break
+        done[k] = i
+        k += 1
+    if k < 2:
+        return
+    for c in range(k):
+        i = done[c]
+        probs[i] = values[c]
+        eqs[i] = equity(values[c], single)
+        depth[i] = 3
 
 
 @njit(cache=True, nogil=True)
