@@ -114,19 +114,7 @@ def _best_reply_0ply(
 def _evaluate_1ply(
     board: Any, w1: Any, b1: Any, w2: Any, b2: Any, ext: Any, single: bool, y: Any, counter: Any
 ) -> None:
-    if board[0, 0] == CHECKERS:
-        evaluate_after(board, w1, b1, w2, b2, ext, y)
-        return
-    opp = swap(board)
-    reply = np.empty(5)
-    mine = np.empty(5)
-    y[:] = 0.0
-    for r in range(ROLLS.shape[0]):
-        counter[0] += _best_reply_0ply(
-            opp, ROLLS[r, 0], ROLLS[r, 1], w1, b1, w2, b2, ext, single, reply
-        )
-        flip(reply, mine)
-        y += ROLL_WEIGHTS[r] * mine
+    _evaluate_1ply_rolls(board, w1, b1, w2, b2, ext, single, ROLLS, ROLL_WEIGHTS, y, counter)
 
 
 @njit(cache=True, nogil=True)
