@@ -269,3 +269,71 @@ def test_committed_targets_are_remade_from_their_seed(
         else:
             remade = sv.sample_positions(1000, chunk_seed, 0.1, *start)
         assert np.array_equal(remade, committed)
+
+
+def test_our_own_teacher_gives_our_searchs_values_in_any_number_of_processes(
+    tmp_path, params
+) -> None:  # type: ignore[no-untyped-def]
+    """``--teacher self``: every target is exactly what ``search`` gives that board at
+    that depth, whether one process or a pool made it, and the file names its teacher."""
+    from dicehall.bots.backgammon.search import evaluate_1ply
+
+    sv.make_positions(tmp_path / "one", 2, 60, 3, 0.1)
+    sv.make_positions(tmp_path / "two", 2, 60, 3, 0.1)
+    sv.make_targets(tmp_path / "one", 2, 1, 1, progress=False, teacher="self")
+    sv.make_targets(tmp_path / "two", 2, 1, 2, progress=False, teacher="self")
+    y = np.empty(5)
+    for i in range(2):
+        with (
+            np.load(tmp_path / "one" / f"targets-{i:04d}.npz") as a,
+            np.load(tmp_path / "two" / f"targets-{i:04d}.npz") as b,
+        ):
+            assert a["targets"].shape == (60, 5)
+            assert np.array_equal(a["targets"], b["targets"])
+            assert str(a["teacher"]).startswith("dicehall 1-ply (net ")
+            for k in (0, 17, 59):
+                evaluate_1ply(a["boards"][k].copy(), *params, False, y)
+                assert np.array_equal(a["targets"][k], y)
+    with pytest.raises(ValueError, match="plies deep"):
+        sv.make_targets(tmp_path / "three", 1, 3, 1, progress=False, teacher="self")
+    with pytest.raises(ValueError, match="unknown teacher 'pubeval'"):
+        sv.make_targets(tmp_path / "one", 3, 1, 1, progress=False, teacher="pubeval")
+
+
+def test_a_second_teacher_values_the_same_boards_and_the_blend_averages(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    first, second, mixed = tmp_path / "first", tmp_path / "second", tmp_path / "mixed"
+    sv.make_positions(first, 2, 40, 9, 0.1, candidates=3)
+    sv.make_targets(first, 2, 0, 1, progress=False, teacher="self")
+    relabel = ["--out", str(second), "--chunks", "2", "--boards-from", str(first)]
+    sv.main([*relabel, "--teacher", "self", "--teacher-plies", "1", "--procs", "1", "--data-only"])
+    blend = ["--out", str(mixed), "--chunks", "2", "--blend", str(first), str(second)]
+    sv.main([*blend, "--blend-weight", "0.25"])
+    for i in range(2):
+        name = f"targets-{i:04d}.npz"
+        with np.load(first / name) as a, np.load(second / name) as b, np.load(mixed / name) as m:
+            assert np.array_equal(a["boards"], b["boards"])  # the very same positions
+            assert np.array_equal(a["boards"], m["boards"])
+            assert not np.allclose(a["targets"], b["targets"])  # two teachers
+            assert np.allclose(m["targets"], 0.25 * a["targets"] + 0.75 * b["targets"])
+            assert int(m["plies"]) == 1
+            assert sv.teacher_of(mixed / name).startswith("0.25 dicehall 0-ply (net ")
+            assert " + 0.75 dicehall 1-ply (net " in sv.teacher_of(mixed / name)
+    # boards that differ, a weight that is no share, a chunk that is not there
+    sv.make_positions(tmp_path / "other", 1, 40, 10, 0.1)
+    sv.make_targets(tmp_path / "other", 1, 0, 1, progress=False, teacher="self")
+    with pytest.raises(ValueError, match="chunk 0: .* value different boards"):
+        sv.blend_targets(first, tmp_path / "other", tmp_path / "bad", 1)
+    with pytest.raises(ValueError, match="between 0 and 1"):
+        sv.blend_targets(first, second, tmp_path / "bad", 1, weight=1.5)
+    with pytest.raises(FileNotFoundError, match="no targets-0002.npz"):
+        sv.blend_targets(first, second, tmp_path / "bad2", 3)
+    with pytest.raises(SystemExit):  # the command line says so and stops
+        sv.main(["--out", str(tmp_path / "bad3"), "--chunks", "3", "--boards-from", str(first)])
+    with pytest.raises(SystemExit):
+        sv.main(["--out", str(tmp_path / "x"), "--teacher", "self", "--teacher-plies", "3"])
+
+
+def test_a_fit_names_every_teacher_of_its_targets() -> None:
+    assert sv.teachers_summary({"gnubg 2-ply", "gnubg 1-ply"}) == "gnubg 1/2-ply"
+    mixed = "0.5 gnubg 1-ply + 0.5 dicehall 2-ply (net 056f21a5a154)"
+    assert sv.teachers_summary({"gnubg 1-ply", mixed}) == f"gnubg 1-ply; {mixed}"

@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import shutil
 import subprocess
 import tempfile
@@ -56,7 +57,12 @@ from numba import njit
 
 from dicehall.bots.backgammon.features import NUM_INPUTS, encode, is_race
 from dicehall.bots.backgammon.neural import equity
-from dicehall.bots.backgammon.search import choose_0ply, evaluate_after
+from dicehall.bots.backgammon.search import (
+    choose_0ply,
+    evaluate_1ply,
+    evaluate_2ply,
+    evaluate_after,
+)
 from dicehall.games.backgammon.fast import (
     CHECKERS,
     outcome,
@@ -187,14 +193,26 @@ def make_positions(
     explore: float,
     start: Path | None = None,
     candidates: int = 0,
+    source: Path | None = None,
 ) -> None:
     """Write ``OUT/positions-NNNN.npz`` for every chunk not already there, from
     self-play of the net in ``start`` (default: the shipped one); with ``candidates``
-    the net's best plays at each decision (:func:`sample_candidates`)."""
+    the net's best plays at each decision (:func:`sample_candidates`).
+
+    With ``source`` (another run's folder) chunk ``i`` takes instead the boards of that
+    run's chunk ``i`` (its ``positions-`` or ``targets-NNNN.npz``), so that a second
+    teacher values the very positions a first one did (:func:`blend_targets`).
+    Raises ``FileNotFoundError`` when ``source`` lacks a chunk."""
     from dicehall.bots.backgammon.network import Network
 
-    params = Network.load(start).params()
     out.mkdir(parents=True, exist_ok=True)
+    if source is not None:
+        for i in range(chunks):
+            path = out / f"positions-{i:04d}.npz"
+            if not path.exists():
+                _save(path, boards=_boards_of(source, i))
+        return
+    params = Network.load(start).params()
     for i in range(chunks):
         path = out / f"positions-{i:04d}.npz"
         if not path.exists():
@@ -206,6 +224,15 @@ def make_positions(
             else:
                 boards = sample_positions(per_chunk, _chunk_seed(seed, i), explore, *params)
                 _save(path, boards=boards)
+
+
+def _boards_of(run: Path, i: int) -> Any:
+    """The boards of chunk ``i`` of another run (its positions, else its targets)."""
+    for name in (f"positions-{i:04d}.npz", f"targets-{i:04d}.npz"):
+        if (run / name).exists():
+            with np.load(run / name) as f:
+                return f["boards"]
+    raise FileNotFoundError(f"{run} has no chunk {i} (positions- or targets-{i:04d}.npz)")
 
 
 def _save(path: Path, **arrays: Any) -> None:
@@ -239,6 +266,8 @@ for line in sys.stdin:
 # positions sent to gnubg in one line: one round trip through its pipes costs about
 # as much as a 0-ply evaluation many times over
 BATCH = 64
+#: who values the positions: GNU Backgammon, or our own search (``--teacher``)
+TEACHERS = ("gnubg", "self")
 
 
 class GnubgTeacher:
@@ -315,6 +344,103 @@ def _label_task(job: tuple[Any, int]) -> Any:
         teacher.close()
 
 
+# -- 2b. our own search as the teacher ----------------------------------------------------
+
+#: positions in one job of our own teacher: small, so that every process stays busy to
+#: the end of a run
+SELF_SHARE = 50
+#: the depths our own teacher searches (``search.evaluate_1ply`` and ``evaluate_2ply``)
+SELF_PLIES = (0, 1, 2)
+
+
+def _self_label_task(job: tuple[Any, int, bytes]) -> Any:
+    """Our net's ``plies``-deep probabilities of each board (mover in row 0), its
+    opponent's replies chosen by cubeless money equity as gnubg's cubeless evaluation
+    does; a module-level function, so that a process or a Ray task can run it."""
+    from dicehall.bots.backgammon.rollout import _params_from
+
+    boards, plies, weights = job
+    params = _params_from(weights, True)
+    out = np.zeros((boards.shape[0], 5))
+    for k in range(boards.shape[0]):
+        board = boards[k].copy()
+        if plies == 0:
+            evaluate_after(board, *params, out[k])
+        elif plies == 1:
+            evaluate_1ply(board, *params, False, out[k])
+        else:
+            evaluate_2ply(board, *params, False, 1, 0.0, out[k])
+    return out
+
+
+def self_teacher_name(net: Path | None, plies: int) -> str:
+    """How target files name our own teacher: its depth and its net's weights' digest."""
+    import hashlib
+
+    from dicehall.bots.backgammon.network import Network
+    from dicehall.bots.backgammon.rollout import _weights_bytes
+
+    digest = hashlib.sha256(_weights_bytes(Network.load(net))).hexdigest()[:12]
+    return f"dicehall {plies}-ply (net {digest})"
+
+
+def _self_targets(
+    out: Path,
+    todo: list[int],
+    chunks: int,
+    plies: int,
+    procs: int,
+    net: Path | None,
+    progress: bool,
+    ray_address: str | None,
+) -> None:
+    """:func:`make_targets` with our own search as the teacher: each chunk is cut into
+    shares of ``SELF_SHARE`` positions, valued by ``procs`` processes (one pool for the
+    whole run) or by Ray tasks; a chunk is written as soon as its shares are in."""
+    import multiprocessing
+
+    from rich.console import Console
+    from rich.progress import Progress
+
+    from dicehall.bots.backgammon.network import Network
+    from dicehall.bots.backgammon.rollout import _weights_bytes, run_tasks
+
+    if plies not in SELF_PLIES:
+        raise ValueError(f"our own teacher searches {SELF_PLIES} plies deep, not {plies}")
+    weights = _weights_bytes(Network.load(net))
+    name = self_teacher_name(net, plies)
+    boards = {i: _boards_of(out, i) for i in todo}
+    shares = {i: range(0, boards[i].shape[0], SELF_SHARE) for i in todo}
+    jobs = [(boards[i][s : s + SELF_SHARE], plies, weights) for i in todo for s in shares[i]]
+
+    def results() -> Any:
+        if ray_address is not None:  # a few chunks a call, so that a stop loses little
+            step = max(1, procs) * 4
+            for s in range(0, len(jobs), step):
+                yield from run_tasks(_self_label_task, jobs[s : s + step], procs, ray_address)
+        elif procs <= 1:
+            yield from map(_self_label_task, jobs)
+        else:  # compiled once here, before the fork, not once in every process
+            _self_label_task((jobs[0][0][:1], plies, weights))
+            with multiprocessing.get_context("fork").Pool(procs) as pool:
+                yield from pool.imap(_self_label_task, jobs, chunksize=1)
+
+    with Progress(console=Console(stderr=True), disable=not progress) as bar:
+        task = bar.add_task(f"{name} targets", total=chunks, completed=chunks - len(todo))
+        stream = results()
+        for i in todo:
+            targets = np.concatenate([next(stream) for _ in shares[i]])
+            _save(
+                out / f"targets-{i:04d}.npz",
+                boards=boards[i],
+                targets=targets,
+                plies=plies,
+                teacher=np.array(name),
+            )
+            bar.advance(task)
+        stream.close()
+
+
 def make_targets(
     out: Path,
     chunks: int,
@@ -322,18 +448,28 @@ def make_targets(
     procs: int,
     progress: bool = True,
     ray_address: str | None = None,
+    teacher: str = "gnubg",
+    net: Path | None = None,
 ) -> None:
     """Write ``OUT/targets-NNNN.npz`` for every chunk of positions not yet valued.
 
-    By default ``procs`` gnubg processes here share each chunk. With ``ray_address``
-    (a Ray cluster's address, or ``"local"``) each chunk is cut into ``procs`` shares
-    valued by Ray tasks, each with a gnubg of its own on whatever machine runs it;
-    gnubg is deterministic, so the targets are the same either way."""
+    The ``teacher`` is GNU Backgammon (``"gnubg"``) or our own search (``"self"``:
+    the net in ``net``, default the shipped one, ``plies`` deep; see
+    :func:`_self_targets`). By default ``procs`` gnubg processes here share each
+    chunk. With ``ray_address`` (a Ray cluster's address, or ``"local"``) each chunk
+    is cut into ``procs`` shares valued by Ray tasks, each with a gnubg of its own on
+    whatever machine runs it; gnubg is deterministic, so the targets are the same
+    either way. Raises ``ValueError`` for an unknown teacher or a depth it lacks."""
     from rich.console import Console
     from rich.progress import Progress
 
+    if teacher not in TEACHERS:
+        raise ValueError(f"unknown teacher {teacher!r}: one of {', '.join(TEACHERS)}")
     todo = [i for i in range(chunks) if not (out / f"targets-{i:04d}.npz").exists()]
     if not todo:
+        return
+    if teacher == "self":
+        _self_targets(out, todo, chunks, plies, procs, net, progress, ray_address)
         return
     teachers = [] if ray_address else [GnubgTeacher(plies) for _ in range(max(1, procs))]
     stop = threading.Event()
@@ -355,11 +491,70 @@ def make_targets(
                     targets = np.concatenate(run_tasks(_label_task, jobs, procs, ray_address))
                 else:
                     targets = label_chunk(boards, teachers)
-                _save(out / f"targets-{i:04d}.npz", boards=boards, targets=targets, plies=plies)
+                _save(
+                    out / f"targets-{i:04d}.npz",
+                    boards=boards,
+                    targets=targets,
+                    plies=plies,
+                    teacher=np.array(f"gnubg {plies}-ply"),
+                )
                 bar.advance(task)
     finally:
         for t in teachers:
             t.close()
+
+
+def teacher_of(path: Path) -> str:
+    """The teacher a target file names (files made before 6 Dec 2026 name none: gnubg)."""
+    with np.load(path) as f:
+        if "teacher" in f.files:
+            return str(f["teacher"])
+        return f"gnubg {int(f['plies'])}-ply"
+
+
+def teachers_summary(names: set[str]) -> str:
+    """One line for the teachers of a fit's target files: gnubg's depths together
+    (``"gnubg 1/2-ply"``), then any other teacher, ``"; "`` between them."""
+    plies = sorted(int(n[6:-4]) for n in names if re.fullmatch(r"gnubg \d-ply", n))
+    others = sorted(n for n in names if not re.fullmatch(r"gnubg \d-ply", n))
+    gnubg = ["gnubg " + "/".join(map(str, plies)) + "-ply"] if plies else []
+    return "; ".join(gnubg + others)
+
+
+def blend_targets(first: Path, second: Path, out: Path, chunks: int, weight: float = 0.5) -> None:
+    """Write ``OUT/targets-NNNN.npz`` (those not there yet) as ``weight`` times the
+    targets of ``first``'s chunk plus ``1 - weight`` times ``second``'s, for chunks
+    that value the same boards by two teachers (``make_positions(source=...)``).
+    Two teachers whose errors are independent average to a better one: on 2,000
+    positions of the 2-ply set, gnubg 1-ply and our 2-ply are each 0.020 equity from
+    gnubg 2-ply, their mean 0.016.
+
+    Raises ``ValueError`` when a chunk's boards differ between the two runs or
+    ``weight`` is not within [0, 1], and ``FileNotFoundError`` when one lacks a chunk."""
+    if not 0.0 <= weight <= 1.0:
+        raise ValueError(f"the blend's weight is a share, between 0 and 1, not {weight}")
+    out.mkdir(parents=True, exist_ok=True)
+    for i in range(chunks):
+        path = out / f"targets-{i:04d}.npz"
+        if path.exists():
+            continue
+        parts = []
+        for run in (first, second):
+            name = run / f"targets-{i:04d}.npz"
+            if not name.exists():
+                raise FileNotFoundError(f"{run} has no targets-{i:04d}.npz")
+            with np.load(name) as f:
+                parts.append((f["boards"], f["targets"], int(f["plies"]), teacher_of(name)))
+        (ba, ta, pa, na), (bb, tb, pb, nb) = parts
+        if ba.shape != bb.shape or not (ba == bb).all():
+            raise ValueError(f"chunk {i}: {first} and {second} value different boards")
+        _save(
+            path,
+            boards=ba,
+            targets=weight * ta + (1.0 - weight) * tb,
+            plies=max(pa, pb),
+            teacher=np.array(f"{weight:g} {na} + {1.0 - weight:g} {nb}"),
+        )
 
 
 def read_targets(out: Path, chunks: int) -> tuple[Any, Any]:
@@ -523,8 +718,34 @@ def main(argv: list[str] | None = None) -> None:
         default=0,
         help="keep the net's best K plays at each decision, not one random other play",
     )
+    parser.add_argument(
+        "--teacher",
+        default="gnubg",
+        choices=TEACHERS,
+        help="gnubg, or our own search (self) with --teacher-net",
+    )
+    parser.add_argument(
+        "--teacher-net", type=Path, default=None, help="our own teacher's net (default: shipped)"
+    )
     parser.add_argument("--teacher-plies", type=int, default=2, choices=(0, 1, 2, 3))
-    parser.add_argument("--gnubg-procs", type=int, default=4)
+    parser.add_argument(
+        "--gnubg-procs", "--procs", dest="procs", type=int, default=4, help="teacher processes"
+    )
+    parser.add_argument(
+        "--boards-from",
+        type=Path,
+        default=None,
+        help="value another run's boards (its chunk i as chunk i) instead of self-play",
+    )
+    parser.add_argument(
+        "--blend",
+        nargs=2,
+        type=Path,
+        default=None,
+        metavar=("FIRST", "SECOND"),
+        help="write --out's targets as a blend of two runs' targets of the same boards",
+    )
+    parser.add_argument("--blend-weight", type=float, default=0.5, help="FIRST's share in --blend")
     parser.add_argument(
         "--ray", default=None, help="value the positions on Ray: a cluster's address, or local"
     )
@@ -548,18 +769,39 @@ def main(argv: list[str] | None = None) -> None:
         parser.error("--explore is a share, between 0 and 1")
     if args.data_only and args.fit_only:
         parser.error("--data-only and --fit-only exclude each other")
+    if args.teacher == "self" and args.teacher_plies not in SELF_PLIES:
+        parser.error(f"--teacher self searches {', '.join(map(str, SELF_PLIES))} plies deep")
+    if args.blend:
+        if not 0.0 <= args.blend_weight <= 1.0:
+            parser.error("--blend-weight is a share, between 0 and 1")
+        try:
+            blend_targets(args.blend[0], args.blend[1], args.out, args.chunks, args.blend_weight)
+        except (ValueError, FileNotFoundError) as exc:
+            parser.error(str(exc))
+        print(f"blended {args.chunks} chunks into {args.out}")
+        return
     if not args.fit_only:
-        make_positions(
+        try:
+            make_positions(
+                args.out,
+                args.chunks,
+                args.per_chunk,
+                args.seed,
+                args.explore,
+                args.start,
+                args.candidates,
+                source=args.boards_from,
+            )
+        except FileNotFoundError as exc:
+            parser.error(str(exc))
+        make_targets(
             args.out,
             args.chunks,
-            args.per_chunk,
-            args.seed,
-            args.explore,
-            args.start,
-            args.candidates,
-        )
-        make_targets(
-            args.out, args.chunks, args.teacher_plies, args.gnubg_procs, ray_address=args.ray
+            args.teacher_plies,
+            args.procs,
+            ray_address=args.ray,
+            teacher=args.teacher,
+            net=args.teacher_net,
         )
     if args.data_only:
         return
@@ -583,13 +825,8 @@ def main(argv: list[str] | None = None) -> None:
 
         meta = dict(Network.load(args.start).meta)  # the start net's TD games and so on
         meta |= {"hidden": args.hidden, "seed": args.seed, "epochs": args.epochs}
-        teacher = f"gnubg {args.teacher_plies}-ply"
-        if args.fit_only:  # the plies each target file records
-            plies = set()
-            for i in range(args.chunks):
-                with np.load(args.out / f"targets-{i:04d}.npz") as f:
-                    plies.add(int(f["plies"]))
-            teacher = "gnubg " + "/".join(str(k) for k in sorted(plies)) + "-ply"
+        names = {teacher_of(args.out / f"targets-{i:04d}.npz") for i in range(args.chunks)}
+        teacher = teachers_summary(names)
         meta |= {"positions": int(boards.shape[0]), "teacher": teacher}
         export(args.export, weights, meta)
         print(f"exported {args.export}")
