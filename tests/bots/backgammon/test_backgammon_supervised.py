@@ -293,7 +293,7 @@ def test_our_own_teacher_gives_our_searchs_values_in_any_number_of_processes(
             assert str(a["teacher"]).startswith("dicehall 1-ply (net ")
             for k in (0, 17, 59):
                 evaluate_1ply(a["boards"][k].copy(), *params, False, y)
-                assert np.array_equal(a["targets"][k], y)
+                assert np.array_equal(a["targets"][k], y.astype(np.float32))
     with pytest.raises(ValueError, match="plies deep"):
         sv.make_targets(tmp_path / "three", 1, 3, 1, progress=False, teacher="self")
     with pytest.raises(ValueError, match="unknown teacher 'pubeval'"):

@@ -429,7 +429,8 @@ def _self_targets(
         task = bar.add_task(f"{name} targets", total=chunks, completed=chunks - len(todo))
         stream = results()
         for i in todo:
-            targets = np.concatenate([next(stream) for _ in shares[i]])
+            # float32: seven digits are more than a teacher's accuracy, at half the size
+            targets = np.concatenate([next(stream) for _ in shares[i]]).astype(np.float32)
             _save(
                 out / f"targets-{i:04d}.npz",
                 boards=boards[i],
