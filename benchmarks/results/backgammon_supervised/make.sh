@@ -297,3 +297,55 @@ for n in 11a_cand_x1:11a 9d_sup4_32ep:9d; do
   python benchmarks/strength_backgammon.py 0ply gnubg:0 --games 2000 --seed 7 --workers 1 \
       --weights $R/${n%%:*}.npz --out benchmarks/results/strength_0ply_gnubg0_seed7_${n##*:}.jsonl --resume
 done
+
+# 12. (5-6 Dec 2026, session 13) two teachers: our own 2-ply (search.evaluate_2ply of the
+#     shipped 11a net, opponent's replies by money equity) is as close to gnubg 2-ply as
+#     gnubg 1-ply is (2,000 positions of the 2-ply set: equity MAE 0.0196 and 0.0198),
+#     and their mean is closer than either (0.0163): their errors are independent.
+# 12a. more close candidates: gnubg 1-ply values of 11a's 4 best plays at each decision of
+#      its own 0-ply self-play, seed 31, 4 gnubg processes (niced, about 15 chunks a
+#      minute on the 2-core machine when it is not busy); 400 chunks, committed in
+#      sup6_gnubg1ply_11a/
+mkdir -p runs/sup6 && cp -n $R/sup6_gnubg1ply_11a/targets-*.npz runs/sup6/
+$SV --out runs/sup6 --chunks 400 --seed 31 --start $R/11a_cand_x1.npz --candidates 4 \
+    --teacher-plies 1 --gnubg-procs 4 --data-only
+# 12b. our own 2-ply values of the same boards (sup5's 100 chunks, sup6's first 92), made
+#      on a lent 16-core machine (252 positions a second; 63 ms of CPU each) with
+#      --procs 16; bit for bit what this machine gives. Committed in self2_sup5/ and
+#      self2_sup6/ (float32). PYTHONPATH=src and DICEHALL_DATA_DIR (the bear-off file)
+#      were all it needed there.
+for n in sup5:sup5_gnubg1ply_9d:100 sup6:sup6_gnubg1ply_11a:92; do
+  s=${n%%:*}; rest=${n#*:}; mkdir -p runs/self2_$s && cp -n $R/self2_$s/targets-*.npz runs/self2_$s/
+  python -m dicehall.bots.backgammon.supervised --out runs/self2_$s --chunks ${rest#*:} \
+      --boards-from $R/${rest%%:*} --teacher self --teacher-plies 2 \
+      --teacher-net $R/11a_cand_x1.npz --procs 16 --data-only
+  # 12c. the blend: half gnubg 1-ply, half our 2-ply, on the very same boards
+  python -m dicehall.bots.backgammon.supervised --out runs/blend_$s --chunks ${rest#*:} \
+      --blend $R/${rest%%:*} runs/self2_$s
+done
+# 12d. fine-tunes of 11a on step 11's chunks (sup2 34, sup3 600, sup4 0-383, sup5 0-98) with
+#      sup6's 400 put before the same held-out chunk (sup4 384; sup5 99 stays out as the
+#      held-out close candidates): 12a with the blended targets where both teachers
+#      valued the boards (sup5 0-98, sup6 0-91), 12b with gnubg's alone (the control;
+#      the same seed, so the same order of the same positions). lr 3e-4 falling to a
+#      tenth, batch 256, 16 epochs, one BLAS thread each, the two side by side.
+link12() {  # link12 DIR BLEND(0/1)
+  mkdir -p "$1"; k=0
+  lnk() { ln -sf "$(realpath "$1")" "$2"/targets-$(printf %04d $k).npz; k=$((k+1)); }
+  for i in $(seq 0 33); do lnk $R/sup2_gnubg2ply/targets-$(printf %04d $i).npz "$1"; done
+  for i in $(seq 0 599); do lnk $R/sup3_gnubg1ply/targets-$(printf %04d $i).npz "$1"; done
+  for i in $(seq 0 383); do lnk $R/sup4_gnubg1ply_7e/targets-$(printf %04d $i).npz "$1"; done
+  for i in $(seq 0 98); do
+    if [ $2 = 1 ]; then lnk runs/blend_sup5/targets-$(printf %04d $i).npz "$1"
+    else lnk $R/sup5_gnubg1ply_9d/targets-$(printf %04d $i).npz "$1"; fi; done
+  for i in $(seq 0 399); do
+    if [ $2 = 1 ] && [ $i -lt 92 ]; then lnk runs/blend_sup6/targets-$(printf %04d $i).npz "$1"
+    else lnk $R/sup6_gnubg1ply_11a/targets-$(printf %04d $i).npz "$1"; fi; done
+  lnk $R/sup4_gnubg1ply_7e/targets-0384.npz "$1"
+}
+link12 runs/fit12a 1; link12 runs/fit12b 0
+FIT="--batch 256 --fit-only --hidden 256 --start $R/11a_cand_x1.npz --epochs 16 --lr 0.0003"
+for x in a b; do
+  OPENBLAS_NUM_THREADS=1 $SV --out runs/fit12$x --chunks 1518 --seed 41 $FIT --resume \
+      --export runs/fit12$x/w.npz &
+done; wait
