@@ -421,12 +421,37 @@ class Hub:
         self.pool: Workers | ThreadPoolExecutor | None = None
         service.listeners.append(self.on_commit)
 
-    async def act_for(self, conn: Connection, ref: Any, act: Callable[[], int]) -> tuple[int, bool]:
+    async def act_for(
+        self,
+        conn: Connection,
+        ref: Any,
+        act: Callable[[], int],
+        here: Callable[[Callable[[], None]], Awaitable[int | None]] | None = None,
+    ) -> tuple[int, bool]:
         """``acting_for`` in a worker thread (``pool``), its outcome handed back to the event
         loop the way the updates are (``_call``): the act's own update was handed over just
         before it, so one wake-up of the loop takes both, where ``asyncio.to_thread`` woke
-        it a second time for the outcome."""
+        it a second time for the outcome.
+
+        ``here``: the act run in the event loop itself (``GameService.act_in_loop``, given
+        the call that marks ``conn`` and ``ref`` as the act's, made just before its commit
+        is published); when it returns None the act was not done there and goes to a
+        thread as above."""
         loop = asyncio.get_running_loop()
+        if here is not None:
+            try:
+                seq = await here(lambda: setattr(self.acting, "ack", (conn, ref)))
+            finally:
+                # this thread runs every connection's acts: nothing of this one stays
+                unclaimed = self.acting.__dict__.pop("ack", None) is not None
+            if seq is not None:
+                if unclaimed:
+                    # no update took ``ref`` (nobody here watched, or the update failed):
+                    # the ``ok`` follows whatever the commit handed over, in order
+                    after: asyncio.Future[None] = loop.create_future()
+                    self._call(loop, _settle, after, None, None)
+                    await after
+                return seq, not unclaimed
         pool = self.pool
         if pool is None:
             return await asyncio.to_thread(self.acting_for, conn, ref, act)
@@ -1252,8 +1277,11 @@ def create_app(
                 return error("not_joined", "send a join message first", ref)
             text = typed.text
             act = functools.partial(service.act, conn.game_id, conn.seats, text, typed.seq)
+            here = functools.partial(
+                service.act_in_loop, conn.game_id, list(conn.seats), text, typed.seq
+            )
             try:
-                new_seq, acked = await hub.act_for(conn, ref, act)
+                new_seq, acked = await hub.act_for(conn, ref, act, here)
             except ServiceError as exc:
                 return _ws_error(exc, ref)
             except Exception as exc:  # a bug must not cost the player his connection
