@@ -786,11 +786,8 @@ def create_app(
         hub.loop.set_default_executor(io_pool)
         hub.pool = acts = Workers(threads)
         anyio.to_thread.current_default_thread_limiter().total_tokens = threads
-        stop = threading.Event()
-        listener = threading.Thread(
-            target=store.listen, args=(hub.on_remote, stop), name="dicehall-listen", daemon=True
-        )
-        listener.start()
+        # the other processes' changes, heard in this loop (no thread hand-over a change)
+        listener = asyncio.create_task(store.listen_in_loop(hub.on_remote))
 
         async def expire_loop() -> None:
             while True:
@@ -827,7 +824,7 @@ def create_app(
         yield
         expirer.cancel()
         ticker.cancel()
-        stop.set()
+        listener.cancel()
         acts.shutdown()
         service.close()
         rooms.close()

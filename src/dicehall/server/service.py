@@ -1118,7 +1118,9 @@ class GameService:
             if queued is not None:
                 queued.append(appended)  # the queued or running catch-up takes this one too
                 return
-            inline = appended is not None and live.lock.acquire(blocking=False)
+            # (not while an act of the game awaits its append in the event loop: this may
+            # be the loop's thread, for which the lock would be taken again)
+            inline = appended is not None and not live.in_loop and live.lock.acquire(blocking=False)
             # running (inline) or queued: what is heard meanwhile waits here, in order
             self._remote_pending[game_id] = [] if inline else [appended]
         if inline:

@@ -383,6 +383,60 @@ class Store:
             except psycopg.OperationalError:  # the database went away: try again
                 stop.wait(1.0)
 
+    async def listen_in_loop(self, callback: Callable[[str, int, Appended | None], None]) -> None:
+        """``listen`` in the running event loop until cancelled: the loop watches the
+        listening connection's socket and calls ``callback`` itself, so a change heard costs
+        no thread hand-over (a listening thread woke, took the interpreter lock from the
+        loop and woke the loop again for every notification, with two workers one for most
+        actions). The connection is made (and ``LISTEN`` sent) in a thread; a broken one is
+        made again a second later. On SQLite it returns at once."""
+        if self.is_sqlite:
+            return
+        import psycopg
+
+        loop = asyncio.get_running_loop()
+        dsn = self.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+
+        def connect() -> Any:
+            conn = psycopg.connect(dsn, autocommit=True, connect_timeout=10)
+            try:
+                conn.execute(f'LISTEN "{self.channel}"')
+            except BaseException:
+                conn.close()
+                raise
+            return conn
+
+        while True:
+            try:
+                conn = await asyncio.to_thread(connect)
+            except psycopg.OperationalError:  # the database went away: try again
+                await asyncio.sleep(1.0)
+                continue
+            try:
+                pgconn = conn.pgconn
+                fd = pgconn.socket
+                broken: asyncio.Future[None] = loop.create_future()
+
+                def readable(pgconn: Any = pgconn, broken: asyncio.Future[None] = broken) -> None:
+                    try:
+                        pgconn.consume_input()  # OperationalError once the link broke
+                    except Exception:
+                        _pg_ready(broken)
+                        return
+                    while (note := pgconn.notifies()) is not None:
+                        self._heard(note.extra.decode(), callback)
+
+                loop.add_reader(fd, readable)
+                try:
+                    readable()  # what came with the answer to LISTEN
+                    await broken
+                finally:
+                    loop.remove_reader(fd)
+            finally:
+                with contextlib.suppress(Exception):
+                    conn.close()
+            await asyncio.sleep(1.0)
+
     def _heard(self, payload: str, callback: Callable[[str, int, Appended | None], None]) -> None:
         """One notification's ``payload`` to ``callback`` (``listen``); this store's own are
         skipped, and a change whose handling fails is logged (it must not deafen the rest)."""
