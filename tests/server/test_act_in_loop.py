@@ -168,8 +168,8 @@ def test_an_act_awaiting_its_append_keeps_its_game(
 
 @pytest.mark.postgres
 def test_what_the_loop_leaves_to_a_thread(pg: Store) -> None:
-    """A stale act, an act with no idle connection, and every act on SQLite: None (the
-    caller's thread does it, with its catch-up, its new connection, its writer)."""
+    """A stale act and an act with no idle connection: None (the caller's thread does it,
+    with its catch-up, its new connection)."""
     service = GameService(pg, bot_delay=0)
     try:
         game_id = friend_game(service)
@@ -184,15 +184,37 @@ def test_what_the_loop_leaves_to_a_thread(pg: Store) -> None:
         service.close()
 
 
-def test_sqlite_acts_go_to_a_thread(tmp_path: Path) -> None:
-    service = GameService(Store(f"sqlite:///{tmp_path / 'g.sqlite3'}"), bot_delay=0)
+def test_an_act_on_sqlite_is_written_by_the_writer_thread_from_the_event_loop(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SQLite: the act in the loop, its append handed to the writer thread and awaited; a
+    second process's act on the same seat finds the number taken and goes to a thread,
+    which reads the game back and says it is stale."""
+    url = f"sqlite:///{tmp_path / 'g.sqlite3'}"
+    a = GameService(Store(url), bot_delay=0)
+    b = GameService(Store(url), bot_delay=0)
+
+    def no_thread(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("the append went through a thread's call")
+
     try:
-        game_id = friend_game(service)
-        seat, text, seq = move(service, game_id)
-        assert asyncio.run(service.act_in_loop(game_id, [seat], text, seq)) is None
-        assert service.get(game_id).seq == seq
+        game_id = friend_game(a)
+        b.get(game_id)
+        seat, text, seq = move(a, game_id)
+        with monkeypatch.context() as m:
+            m.setattr(a.store, "append_actions", no_thread)
+            done = asyncio.run(a.act_in_loop(game_id, [seat], text, seq))
+        assert done is not None and done > seq + 1
+        assert asyncio.run(b.act_in_loop(game_id, [seat], text, seq)) is None
+        with pytest.raises(ServiceError) as refused:
+            b.act(game_id, [seat], text, seq)
+        assert refused.value.code == "stale"
+        theirs = [(e.seq, e.actor, e.text) for e in b.get(game_id).log]
+        assert theirs == [(e.seq, e.actor, e.text) for e in a.get(game_id).log]
+        assert [(x.seq, x.actor, x.text) for x in a.store.load_actions(game_id)] == theirs
     finally:
-        service.close()
+        a.close()
+        b.close()
 
 
 @pytest.mark.postgres

@@ -811,7 +811,10 @@ def create_app(
     Games load lazily (when first touched). On PostgreSQL the app listens for the changes
     other processes commit, so any number of processes can serve one database. Every
     ``expire_every`` seconds abandoned games are expired (``GameService.expire``). Blocking
-    work (commits, folds) runs in ``threads`` threads. Bots think in ``bot_processes`` worker
+    work (commits, folds) runs in ``threads`` threads; on PostgreSQL an ordinary move of a
+    game in play runs in the event loop, its append awaited on libpq's non-blocking
+    interface (``GameService.act_in_loop``), and the other processes' changes are heard
+    there too (``Store.listen_in_loop``). Bots think in ``bot_processes`` worker
     processes (``dicehall serve`` starts 2), or in ``bot_workers`` threads when it is 0.
     ``redis_url``: the per-address rate limits live in that Redis, shared by every process
     and host (``limits.RedisAddressLimiter``); without it each process counts alone.

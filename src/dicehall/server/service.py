@@ -978,15 +978,16 @@ class GameService:
         expected_seq: int | None = None,
         before_publish: Callable[[], None] | None = None,
     ) -> int | None:
-        """``act`` run in the event loop, its append awaited on the database's non-blocking
-        interface (``Store.append_in_loop``): no thread hand-over for an ordinary move of a
-        cached game in play. Returns the new seq, or None when it was not done here (the
-        caller runs ``act`` in a thread, which does everything this leaves to it): SQLite,
-        a game not cached, in use (its lock taken, or another act of it awaiting its
-        append here), a stale act (the thread catches up), an act that ends the game (its
-        listeners write the rating), a game with a bot or a clock (their listeners read
-        and write the database), a conflict (the thread's append finds it again and reads
-        the game back), no idle connection. ``before_publish`` is called just before the
+        """``act`` run in the event loop, its append awaited (``Store.append_in_loop``: on
+        PostgreSQL libpq's non-blocking interface, on SQLite the writer thread): no act
+        thread for an ordinary move of a cached game in play. Returns the new seq, or None
+        when it was not done here (the caller runs ``act`` in a thread, which does
+        everything this leaves to it): a game not cached, in use (its lock taken, or
+        another act of it awaiting its append here), a stale act (the thread catches up),
+        an act that ends the game (its listeners write the rating), a game with a bot or a
+        clock (their listeners read and write the database), a conflict (the thread's
+        append finds it again and reads the game back), no idle connection, a failed
+        write. ``before_publish`` is called just before the
         listeners hear of the commit (synchronously: the hub takes the act's ``ref``).
 
         The game's lock is held across the await: threads wanting it wait (nothing the

@@ -974,8 +974,29 @@ class Store:
     @property
     def appends_in_loop(self) -> bool:
         """Whether ``append_in_loop`` can be tried (PostgreSQL: libpq's non-blocking
-        interface; SQLite appends go through its writer thread)."""
-        return not self.is_sqlite
+        interface; SQLite: the writer thread, awaited)."""
+        return True
+
+    async def _sqlite_append_in_loop(self, r: _Append) -> bool:
+        """``append_in_loop`` on SQLite: the append handed to the writer thread (group
+        commit, as ``append_actions``), which wakes the loop once it is durable: no act
+        thread waits for it."""
+        loop = asyncio.get_running_loop()
+        written: asyncio.Future[None] = loop.create_future()
+
+        def then() -> None:
+            with contextlib.suppress(RuntimeError):  # the loop closed: nobody waits
+                loop.call_soon_threadsafe(_pg_ready, written)
+
+        job: _Job[ConflictError | None] = _Job(lambda conn: self._write_append(conn, r), then=then)
+        self._group.submit(job)
+        await written
+        if job.error is not None:
+            log.warning("an append from the event loop failed: %s", job.error)
+            return False  # the caller's thread tries again, and reports what fails
+        if job.result is not None:
+            raise job.result
+        return True
 
     async def append_in_loop(
         self,
@@ -997,8 +1018,13 @@ class Store:
         or slot (a new connection is made in a thread), or the connection failed, in which
         case it is closed with the idle ones and the caller appends through
         ``append_actions`` (whose retry finds the numbers taken if this one was committed
-        before its connection broke: a conflict, answered by reading the game back)."""
-        if self.is_sqlite or not self._raw_slots.acquire(blocking=False):
+        before its connection broke: a conflict, answered by reading the game back).
+        On SQLite the append goes to the writer thread, awaited (``_sqlite_append_in_loop``;
+        False if the write failed)."""
+        if self.is_sqlite:
+            request = _Append(game_id, first_seq, actions, status, result, self.now(), hints)
+            return await self._sqlite_append_in_loop(request)
+        if not self._raw_slots.acquire(blocking=False):
             return False
         try:
             with self._raw_lock:
@@ -1320,6 +1346,8 @@ class _Job(Generic[T]):
     result: T | None = None
     error: Exception | None = None
     done: threading.Event = field(default_factory=threading.Event)
+    #: called by the writer thread once the write is durable or failed (after ``done``)
+    then: Callable[[], None] | None = None
 
 
 class _GroupCommit:
@@ -1336,6 +1364,11 @@ class _GroupCommit:
 
     def run(self, request: _Job[Any]) -> None:
         """Write ``request`` (maybe with others); returns when it is durable or failed."""
+        self.submit(request)
+        request.done.wait()
+
+    def submit(self, request: _Job[Any]) -> None:
+        """Hand ``request`` to the writer thread (``request.then`` tells when it is done)."""
         with self._cv:
             self._pending.append(request)
             if self._thread is None:
@@ -1344,7 +1377,6 @@ class _GroupCommit:
                 )
                 self._thread.start()
             self._cv.notify()
-        request.done.wait()
 
     def _loop(self) -> None:
         while True:
@@ -1360,3 +1392,8 @@ class _GroupCommit:
                     r.error = r.error or exc
             for r in batch:
                 r.done.set()
+                if r.then is not None:
+                    try:
+                        r.then()
+                    except Exception:
+                        log.exception("telling a write's caller failed")
