@@ -311,9 +311,12 @@ class _Protocol:
         self.writable.set()
         self.sent: list[str] = []
         self.fail = False
+        self.pause = False  #: the send waits once after all (``_carry_on``)
 
     async def send(self, message: dict[str, Any]) -> None:
         await self.writable.wait()
+        if self.pause:
+            await asyncio.sleep(0)
         if self.fail:
             raise RuntimeError("gone")
         self.sent.append(message["text"])
@@ -349,6 +352,20 @@ def test_a_frame_goes_out_at_once_when_nothing_is_queued_and_the_socket_can_take
         assert conn.queue.qsize() == 1
         conn.sending = False
         conn.queue.get_nowait()
+        proto.pause = True  # a send that waits after all: carried on by a task, in order
+        conn.push("e2")
+        assert conn.sending and proto.sent[-1] == "d"
+        conn.push("e3")
+        assert conn.queue.qsize() == 1
+        carried = conn.carried
+        assert carried is not None
+        await carried
+        assert proto.sent[-1] == "e2" and not conn.sending
+        text = conn.queue.get_nowait()
+        assert text == "e3"
+        await conn.send(text)
+        proto.pause = False
+        del proto.sent[-2:]
         proto.fail = True
         conn.push("f")  # the client went away: nothing more is sent or queued
         assert conn.gone

@@ -327,7 +327,7 @@ class Connection:
             return True
         # it waits after all: let a task carry it on, and what follows wait for it
         self.sending = True
-        task = asyncio.ensure_future(_carry_on(coro, waited))
+        task = asyncio.ensure_future(_carried(coro, waited))
         task.add_done_callback(self._sent)
         self.carried = task
         return True
@@ -379,6 +379,10 @@ def _carry_on(coro: Any, waited: Any) -> Generator[Any, Any, None]:
                 waited = coro.send(value)
             except StopIteration:
                 return
+
+
+async def _carried(coro: Any, waited: Any) -> None:
+    await _carry_on(coro, waited)
 
 
 class Workers:
