@@ -253,6 +253,7 @@ class Clocks:
         service.guards.append(self.guard)
         service.decorators.append(self.decorate)
         service.listeners.append(self.on_commit)
+        service.loop_quiet.append(self.untimed)
 
     # -- time controls -----------------------------------------------------
     def attach(self, game_id: str, control: TimeControl | None) -> None:
@@ -270,6 +271,12 @@ class Clocks:
                 )
         with self._lock:
             self._controls[game_id] = control
+
+    def untimed(self, live: LiveGame) -> bool:
+        """Whether ``live`` is known here to be untimed: its guard and listener read and
+        write nothing then (``GameService.act_in_loop``)."""
+        with self._lock:
+            return live.id in self._controls and self._controls[live.id] is None
 
     def control(self, game_id: str) -> TimeControl | None:
         """The time control of ``game_id`` (None: untimed)."""

@@ -103,6 +103,7 @@ class Presence:
             t.game_id == sa.bindparam("game_id")
         )
         service.decorators.append(self.decorate)
+        service.loop_quiet.append(self.known)
 
     # -- connections -------------------------------------------------------------
     def joined(self, game_id: str, seats: Sequence[int]) -> None:
@@ -242,6 +243,26 @@ class Presence:
             if self._gen.get(game_id, 0) == gen:
                 self._rows[game_id] = (stamp, rows)
         return rows
+
+    def known(self, live: LiveGame) -> bool:
+        """Whether ``decorate`` finds what it shows of ``live`` here, reading nothing from
+        the database (``GameService.act_in_loop``): every human seat connected here, or
+        the others' rows read recently enough (``_read``'s cache)."""
+        with self._lock:
+            here = self._online.get(live.id, Counter())
+            away = live.row.status == "playing" and any(
+                s.kind != "bot" and here[s.seat] <= 0 for s in live.row.seats
+            )
+            if not away:
+                return True
+            cached = self._rows.get(live.id)
+        if cached is None or time.monotonic() - cached[0] >= CACHE:
+            return False
+        now = self.now()
+        return all(
+            (left is not None and left >= seen) or now - seen <= STALE
+            for seen, left in cached[1].values()
+        )
 
     # -- state -------------------------------------------------------------------
     def status(self, live: LiveGame, now: float) -> list[tuple[bool | None, float | None]]:

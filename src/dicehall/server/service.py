@@ -133,6 +133,21 @@ class LogEntry:
 
 
 @dataclass
+class _Plan:
+    """A commit about to be written (``GameService._plan``): the actions with the dice after
+    them, their places, the state after them, the new status and result, the last move's
+    view, and the dice's counter before them."""
+
+    new: list[tuple[int, str]]
+    placed: list[int]
+    state: State
+    status: str | None
+    result: list[float] | None
+    last: dict[str, Any] | None
+    counter: int
+
+
+@dataclass
 class LiveGame:
     """A game held in memory: its row, its current state and its log."""
 
@@ -152,6 +167,9 @@ class LiveGame:
     missed: list[LogEntry] = field(default_factory=list)
 
     version: int = 0
+    #: an act of this game awaits its append in the event loop, holding the lock
+    #: (``GameService.act_in_loop``)
+    in_loop: bool = False
 
     @property
     def id(self) -> str:
@@ -232,6 +250,9 @@ class GameService:
         self.listeners: list[Listener] = []
         self.guards: list[Guard] = []
         self.decorators: list[Decorator] = []
+        #: each says whether a game's guards and listeners are light enough for the event
+        #: loop (``act_in_loop``): no database read or write for an ordinary move
+        self.loop_quiet: list[Callable[[LiveGame], bool]] = []
         self.bots = BotRunner(bot_workers, processes=bot_processes, max_think=bot_think)
         self._remote = ThreadPoolExecutor(max_workers=16, thread_name_prefix="dicehall-remote")
         #: games with a catch-up queued, with the changes heard for each meanwhile (the
@@ -772,6 +793,16 @@ class GameService:
     def _act(
         self, live: LiveGame, seats: Sequence[int], text: str, expected_seq: int | None
     ) -> int:
+        decided, state, hints = self._decide(live, seats, text, expected_seq)
+        self._commit(live, decided, state, hints=hints)
+        return live.seq
+
+    def _decide(
+        self, live: LiveGame, seats: Sequence[int], text: str, expected_seq: int | None
+    ) -> tuple[list[tuple[int, str]], State, list[int]]:
+        """The checks of an act of ``seats``, and what it decides: the action as the log
+        keeps it, the state after it, its place in the legal actions (``_commit``'s
+        arguments). Caller holds the lock."""
         if live.row.status == "abandoned":
             raise ServiceError("game_over", "the game was abandoned (nobody played for too long)")
         if live.row.status == "waiting":
@@ -818,8 +849,7 @@ class GameService:
                     "illegal_action", self._quote(str(exc), text), exc.legal, detail
                 ) from None
             canonical = live.state.action_to_text(action)
-        self._commit(live, [(to_move, canonical)], live.state.apply(action), hints=[hint])
-        return live.seq
+        return [(to_move, canonical)], live.state.apply(action), [hint]
 
     def _known_action(self, live: LiveGame, text: str) -> tuple[Any, int] | None:
         """The legal action whose canonical text is ``text``, when the legal texts of this
@@ -862,6 +892,38 @@ class GameService:
         """Append ``decided`` plus the dice that follow it, then publish. Caller holds the lock.
         ``hints``: each decided action's place in the legal actions where it was played (-1:
         unknown), for the other processes (``LogEntry.hint``)."""
+        plan = self._plan(live, decided, state, status, hints)
+        try:
+            if plan.new:
+                self.store.append_actions(
+                    live.id,
+                    live.seq + 1,
+                    plan.new,
+                    status=plan.status,
+                    result=plan.result,
+                    hints=plan.placed,
+                )
+            elif plan.status is not None:
+                self.store.set_status(live.id, plan.status, seq=live.seq)
+        except ConflictError as exc:
+            live.dice.counter = plan.counter
+            self._reload(live)
+            raise ServiceError("stale", str(exc)) from None
+        except Exception:
+            live.dice.counter = plan.counter
+            raise
+        self._apply_plan(live, plan)
+
+    def _plan(
+        self,
+        live: LiveGame,
+        decided: list[tuple[int, str]],
+        state: State,
+        status: str | None = None,
+        hints: Sequence[int] | None = None,
+    ) -> _Plan:
+        """What ``_commit`` writes: ``decided`` plus the dice rolled after it (the dice's
+        counter moves on: ``_Plan.counter`` puts it back if the write fails)."""
         view = get_view(live.row.game)
         counter = live.dice.counter
         new = list(decided)
@@ -882,39 +944,115 @@ class GameService:
                 new.append((-1, text))
                 state = state.apply(outcome)
             terminal = state.current_player() == TERMINAL
-            if terminal:
-                status = "finished"
-            placed = [*(hints or [-1] * len(decided)), *[-1] * (len(new) - len(decided))]
-            if new:
-                self.store.append_actions(
-                    live.id,
-                    live.seq + 1,
-                    new,
-                    status=status,
-                    result=state.returns() if terminal else None,
-                    hints=placed,
-                )
-            elif status is not None:
-                self.store.set_status(live.id, status, seq=live.seq)
-        except ConflictError as exc:
-            live.dice.counter = counter
-            self._reload(live)
-            raise ServiceError("stale", str(exc)) from None
         except Exception:
             live.dice.counter = counter
             raise
+        if terminal:
+            status = "finished"
+        placed = [*(hints or [-1] * len(decided)), *[-1] * (len(new) - len(decided))]
+        result = state.returns() if terminal else None
+        return _Plan(new, placed, state, status, result, last, counter)
+
+    def _apply_plan(self, live: LiveGame, plan: _Plan) -> None:
+        """The written ``plan`` into ``live``, then published. Caller holds the lock."""
         first = live.seq + 1
-        entries = [LogEntry(first + i, a, t, placed[i]) for i, (a, t) in enumerate(new)]
+        placed = plan.placed
+        entries = [LogEntry(first + i, a, t, placed[i]) for i, (a, t) in enumerate(plan.new)]
         live.log.extend(entries)
+        state = plan.state
         live.state = state
-        live.last = last
-        if status is not None:
-            live.row.status = status
+        live.last = plan.last
+        if plan.status is not None:
+            live.row.status = plan.status
         if state.is_terminal():
             live.row.result = state.returns()
         live.touch()
         self._notify(live, entries)
         self._schedule_bot(live)
+
+    async def act_in_loop(
+        self,
+        game_id: str,
+        seats: Sequence[int],
+        text: str,
+        expected_seq: int | None = None,
+        before_publish: Callable[[], None] | None = None,
+    ) -> int | None:
+        """``act`` run in the event loop, its append awaited (``Store.append_in_loop``: on
+        PostgreSQL libpq's non-blocking interface, on SQLite the writer thread): no act
+        thread for an ordinary move of a cached game in play. Returns the new seq, or None
+        when it was not done here (the caller runs ``act`` in a thread, which does
+        everything this leaves to it): a game not cached, in use (its lock taken, or
+        another act of it awaiting its append here), a stale act (the thread catches up),
+        an act that ends the game (its listeners write the rating), a game with a bot or a
+        clock (their listeners read and write the database), a conflict (the thread's
+        append finds it again and reads the game back), no idle connection, a failed
+        write. ``before_publish`` is called just before the
+        listeners hear of the commit (synchronously: the hub takes the act's ``ref``).
+
+        The game's lock is held across the await: threads wanting it wait (nothing the
+        loop needs waits for them), and code of this thread that would take it again (an
+        ``RLock``) finds ``LiveGame.in_loop`` set and goes to a thread. The order of a
+        game's actions is the database's, as for threads: the unique action number."""
+        if not self.store.appends_in_loop or self._closed:
+            return None
+        if not isinstance(text, str) or len(text) > self.limits.max_action:
+            return None  # ``act`` answers it
+        live = self.cached(game_id)
+        if live is None or live.in_loop or live.row.status != "playing":
+            return None
+        if any(s.kind == "bot" for s in live.row.seats) or live.missed:
+            return None
+        if not all(quiet(live) for quiet in self.loop_quiet):
+            return None
+        if not live.lock.acquire(blocking=False):
+            return None
+        live.in_loop = True
+        try:
+            with self._remote_lock:
+                if game_id in self._remote_pending:  # news of it queued: the thread applies it
+                    return None
+            try:
+                plan = self._plan_act(live, seats, text, expected_seq)
+            except ServiceError as exc:
+                if exc.code in _STALE_CODES:
+                    return None  # another process may have moved on: the thread catches up
+                raise
+            if plan is None:
+                return None
+            if plan.status is not None or not plan.new:
+                live.dice.counter = plan.counter
+                return None
+            try:
+                done = await self.store.append_in_loop(
+                    live.id, live.seq + 1, plan.new, hints=plan.placed
+                )
+            except ConflictError:
+                done = False
+            except BaseException:
+                live.dice.counter = plan.counter
+                raise
+            if not done:
+                live.dice.counter = plan.counter
+                return None
+            if before_publish is not None:
+                before_publish()
+            self._apply_plan(live, plan)
+            return live.seq
+        finally:
+            live.in_loop = False
+            live.lock.release()
+
+    def _plan_act(
+        self, live: LiveGame, seats: Sequence[int], text: str, expected_seq: int | None
+    ) -> _Plan | None:
+        """``_act`` up to its write: the checks, the action, the dice after it; None when
+        a guard changed the game (the thread's ``act`` does it again)."""
+        version = live.version
+        decided, state, hints = self._decide(live, seats, text, expected_seq)
+        if live.version != version:
+            return None
+        return self._plan(live, decided, state, hints=hints)
 
     def _reload(self, live: LiveGame) -> None:
         fresh = self._fold(self.store.get_game(live.id), self.store.load_actions(live.id))
@@ -981,7 +1119,9 @@ class GameService:
             if queued is not None:
                 queued.append(appended)  # the queued or running catch-up takes this one too
                 return
-            inline = appended is not None and live.lock.acquire(blocking=False)
+            # (not while an act of the game awaits its append in the event loop: this may
+            # be the loop's thread, for which the lock would be taken again)
+            inline = appended is not None and not live.in_loop and live.lock.acquire(blocking=False)
             # running (inline) or queued: what is heard meanwhile waits here, in order
             self._remote_pending[game_id] = [] if inline else [appended]
         if inline:
