@@ -349,3 +349,36 @@ for x in a b; do
   OPENBLAS_NUM_THREADS=1 $SV --out runs/fit12$x --chunks 1518 --seed 41 $FIT --resume \
       --export runs/fit12$x/w.npz &
 done; wait
+#      committed as 12a_blend.npz and 12b_gnubg.npz (meta notes rewritten, same weights)
+# 12e. the same as 12a, longer: 48 epochs (12c) and 96 epochs (12d)
+for n in c:48 d:96; do
+  mkdir -p runs/fit12${n%%:*} && cp -P runs/fit12a/targets-*.npz runs/fit12${n%%:*}/
+  OPENBLAS_NUM_THREADS=1 $SV --out runs/fit12${n%%:*} --chunks 1518 --seed 41 --batch 256 \
+      --fit-only --hidden 256 --start $R/11a_cand_x1.npz --epochs ${n##*:} --lr 0.0003 --resume \
+      --export runs/fit12${n%%:*}/w.npz
+done
+#      committed as 12c_blend_48ep.npz and 12d_blend_96ep.npz
+# 12f. how they were judged: the 2-ply set, sup5 chunk 99 (held out of every fit), and
+#      gnubg 2-ply on 10,000 0-ply decisions against 11a (and 12d against 12c)
+python benchmarks/teachers_backgammon.py --positions 2000 --procs 2
+for t in benchmarks/results/backgammon_holdout_gnubg2ply.npz $R/sup5_gnubg1ply_9d/targets-0099.npz; do
+  python benchmarks/accuracy_backgammon.py $t $R/11a_cand_x1.npz $R/12a_blend.npz \
+      $R/12b_gnubg.npz $R/12c_blend_48ep.npz $R/12d_blend_96ep.npz
+done
+for n in 12a_blend 12b_gnubg 12c_blend_48ep 12d_blend_96ep; do
+  python benchmarks/accuracy_backgammon.py --choices 10000 --gnubg-plies 2 --gnubg-procs 2 \
+      $R/11a_cand_x1.npz $R/$n.npz
+done
+python benchmarks/accuracy_backgammon.py --choices 10000 --gnubg-plies 2 --gnubg-procs 2 \
+    $R/12c_blend_48ep.npz $R/12d_blend_96ep.npz
+# 12g. games at 0-ply against gnubg 0-ply on the dice of the seeds 11a was played on (its
+#      files are committed), compared pair by pair with benchmarks/paired_backgammon.py
+for x in 12a_blend:12a:"1 5" 12c_blend_48ep:12c:"1 5 3 7" 12d_blend_96ep:12d:"1 5 3 7"; do
+  w=${x%%:*}; rest=${x#*:}; tag=${rest%%:*}
+  for s in ${rest#*:}; do
+    python benchmarks/strength_backgammon.py 0ply gnubg:0 --games 2000 --seed $s --workers 1 \
+        --weights $R/$w.npz --out benchmarks/results/strength_0ply_gnubg0_seed${s}_$tag.jsonl --resume
+    python benchmarks/paired_backgammon.py benchmarks/results/strength_0ply_gnubg0_seed${s}_$tag.jsonl \
+        benchmarks/results/strength_0ply_gnubg0_seed${s}_11a.jsonl
+  done
+done

@@ -25,6 +25,12 @@ many positions instead, in three resumable stages:
    ``BATCH`` positions a line. ``--ray ADDRESS`` (or ``local``; the optional extra
    ``dicehall[cluster]``) values each chunk in ``--gnubg-procs`` Ray tasks instead,
    each with a gnubg of its own wherever the cluster runs it: the same targets.
+   ``--teacher self`` makes our own search the teacher instead (``--teacher-net``,
+   ``--teacher-plies`` 0 to 2, ``--procs`` processes or Ray tasks): no gnubg needed.
+   ``--boards-from RUN`` takes another run's positions, so that a second teacher
+   values the same boards, and ``--blend FIRST SECOND`` writes the mean of two
+   teachers' targets (``--blend-weight``): gnubg 1-ply and our 2-ply are each about
+   as far from gnubg 2-ply, and their mean is closer than either.
 3. **fit** (``OUT/sup-checkpoint.npz`` every epoch, ``OUT/log.jsonl``): mini-batch
    Adam on the cross-entropy between the net's sigmoid outputs and the teacher's
    probabilities, starting from the shipped TD weights. ``--hidden`` larger than
@@ -704,7 +710,9 @@ def export(path: Path, weights: list[Any], meta: dict[str, Any]) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description="Fit the backgammon contact net to gnubg.")
+    parser = argparse.ArgumentParser(
+        description="Fit the backgammon contact net to a teacher (gnubg or our own search)."
+    )
     parser.add_argument("--out", required=True, type=Path)
     parser.add_argument("--chunks", type=int, default=60, help="chunks (the last held out)")
     parser.add_argument("--per-chunk", type=int, default=1000)
