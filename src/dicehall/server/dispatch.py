@@ -26,6 +26,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import zlib
 from dataclasses import dataclass, field
@@ -91,8 +92,16 @@ class Dispatcher:
     """Accept on ``listener`` and pass each connection to one of ``workers`` processes that
     ``command`` starts (each gets its end of a Unix socket in ``ENV_CHANNEL``)."""
 
-    def __init__(self, listener: socket.socket, workers: int, command: list[str]) -> None:
+    def __init__(
+        self,
+        listener: socket.socket,
+        workers: int,
+        command: list[str],
+        *,
+        restart: bool = True,
+    ) -> None:
         self.listener = listener
+        self.restart = restart  # start a dead worker again (tests turn it off)
         self.n = workers
         self.command = command
         self.sel = selectors.DefaultSelector()
@@ -125,8 +134,6 @@ class Dispatcher:
             log.warning(
                 "worker %d (pid %d) exited with %s", index, worker.proc.pid, worker.proc.returncode
             )
-            self.sel.unregister(worker.chan)
-            worker.chan.close()
             orphans: list[socket.socket] = []
             worker.peer.setblocking(False)
             while True:
@@ -137,9 +144,11 @@ class Dispatcher:
                 if not fds:
                     break
                 orphans.extend(socket.socket(fileno=fd) for fd in fds)
+            self.sel.unregister(worker.chan)
+            worker.chan.close()
             worker.peer.close()
             self.workers[index] = None
-            if not self.stopping:
+            if not self.stopping and self.restart:
                 self.restart_at[index] = now + (0 if worker.ready else RESTART_BACKOFF)
             for sock in orphans:  # their request is still unread: route them again
                 self._route(sock, self._peek_hint(sock))
@@ -166,12 +175,13 @@ class Dispatcher:
                 self._route(sock, hint)
 
     # -- connections ---------------------------------------------------------------
-    def _live(self) -> list[int]:
+    def live(self) -> list[int]:
+        """The workers that are ready for connections."""
         return [w.index for w in self.workers if w is not None and w.ready]
 
     def choose(self, hint: str | None) -> list[int]:
         """The ready workers to try for a connection, best first."""
-        live = set(self._live())
+        live = set(self.live())
         if hint is not None:
             return [i for i in hash_order(hint, self.n) if i in live]
         order = sorted(live)
@@ -252,7 +262,9 @@ class Dispatcher:
         self.sel.register(self.listener, selectors.EVENT_READ, ("listen", 0))
         for index in range(self.n):
             self._spawn(index)
-        old = {sig: signal.signal(sig, self.stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+        old = {}
+        if threading.current_thread() is threading.main_thread():  # not in tests' threads
+            old = {sig: signal.signal(sig, self.stop) for sig in (signal.SIGINT, signal.SIGTERM)}
         status = 0
         try:
             while not self.stopping:
