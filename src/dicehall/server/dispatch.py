@@ -111,6 +111,7 @@ class Dispatcher:
         self.waiting: list[tuple[socket.socket, str | None]] = []
         self.rr = 0
         self.stopping = False
+        self.accept_paused = 0.0  # when accepting starts again after a failure (0: now)
         self.ever_ready = False
         self.routed: dict[int, int] = {}  # connections passed per worker (for tests and logs)
 
@@ -219,8 +220,10 @@ class Dispatcher:
                 sock, _ = self.listener.accept()
             except (BlockingIOError, InterruptedError):
                 return
-            except OSError as exc:  # out of descriptors and the like: try again later
+            except OSError as exc:  # out of descriptors and the like: pause, try again
                 log.warning("accept failed: %s", exc)
+                self.sel.unregister(self.listener)  # else the ready listener spins the loop
+                self.accept_paused = time.monotonic() + 0.1
                 return
             sock.setblocking(False)
             self.pending[sock.fileno()] = _Pending(sock, time.monotonic() + PEEK_SECONDS)
@@ -268,6 +271,9 @@ class Dispatcher:
         status = 0
         try:
             while not self.stopping:
+                if self.accept_paused and self.accept_paused <= time.monotonic():
+                    self.accept_paused = 0.0
+                    self.sel.register(self.listener, selectors.EVENT_READ, ("listen", 0))
                 for key, _ in self.sel.select(timeout=0.2):
                     kind, ref = key.data
                     if kind == "listen":
