@@ -132,8 +132,14 @@ class Dispatcher:
         for index, worker in enumerate(self.workers):
             if worker is None or worker.proc.poll() is None:
                 continue
-            log.warning(
-                "worker %d (pid %d) exited with %s", index, worker.proc.pid, worker.proc.returncode
+            code = worker.proc.returncode
+            asked = self.stopping or code in (0, -signal.SIGTERM, -signal.SIGINT)
+            log.log(
+                logging.INFO if asked else logging.WARNING,
+                "worker %d (pid %d) exited with %s",
+                index,
+                worker.proc.pid,
+                code,
             )
             orphans: list[socket.socket] = []
             worker.peer.setblocking(False)
