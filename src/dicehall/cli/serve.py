@@ -150,8 +150,11 @@ def register(app: typer.Typer) -> None:
         os.environ[ENV_DB_CONNECTIONS] = str(db_connections)
         # one dispatcher process owns the socket and passes each connection to the worker of
         # the game its URL names (/ws?game=ID), so a game's seats share a process
-        from dicehall.server.dispatch import serve_dispatched
+        from dicehall.server import dispatch
 
-        status = serve_dispatched(common, workers)
+        if not dispatch.supported():  # uvicorn's workers: the kernel spreads connections
+            uvicorn.run("dicehall.server.app:app_from_env", factory=True, workers=workers, **common)
+            return
+        status = dispatch.serve_dispatched(common, workers)
         if status:
             raise typer.Exit(status)

@@ -404,12 +404,19 @@ def worker_main() -> None:
     import uvicorn
 
     channel = socket.socket(fileno=int(os.environ[ENV_CHANNEL]))
+    channel.set_inheritable(False)  # not for the bots' processes
     options = json.loads(os.environ[ENV_CONFIG])
     config = uvicorn.Config("dicehall.server.app:app_from_env", factory=True, **options)
     server = _channel_server_class()(config, channel)
     server.run()
     if not server.started:
         sys.exit(3)
+
+
+def supported() -> bool:
+    """Whether this system has what the dispatcher needs (tested on Linux only: passing
+    sockets over ``SOCK_SEQPACKET`` Unix sockets)."""
+    return sys.platform.startswith("linux") and hasattr(socket, "send_fds")
 
 
 def serve_dispatched(options: dict[str, Any], workers: int) -> int:
