@@ -259,10 +259,12 @@ class Bench:
                 await asyncio.sleep(1)
                 continue
             players = [Player(self, game_id, 0, t0), Player(self, game_id, 1, t1)]
+            # the game in the URL: `serve --workers N` puts both seats in one process
+            url = f"ws{self.base[4:]}/ws?game={game_id}"
             try:
                 async with (
-                    connect(f"ws{self.base[4:]}/ws", max_size=2**24, open_timeout=60) as a,
-                    connect(f"ws{self.base[4:]}/ws", max_size=2**24, open_timeout=60) as b,
+                    connect(url, max_size=2**24, open_timeout=60) as a,
+                    connect(url, max_size=2**24, open_timeout=60) as b,
                 ):
                     tasks = [
                         asyncio.create_task(p.run(w)) for p, w in zip(players, (a, b), strict=True)

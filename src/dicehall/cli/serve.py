@@ -148,4 +148,13 @@ def register(app: typer.Typer) -> None:
         os.environ[ENV_BOT_PROCESSES] = str(bot_processes)
         os.environ[ENV_REDIS] = redis or ""
         os.environ[ENV_DB_CONNECTIONS] = str(db_connections)
-        uvicorn.run("dicehall.server.app:app_from_env", factory=True, workers=workers, **common)
+        # one dispatcher process owns the socket and passes each connection to the worker of
+        # the game its URL names (/ws?game=ID), so a game's seats share a process
+        from dicehall.server import dispatch
+
+        if not dispatch.supported():  # uvicorn's workers: the kernel spreads connections
+            uvicorn.run("dicehall.server.app:app_from_env", factory=True, workers=workers, **common)
+            return
+        status = dispatch.serve_dispatched(common, workers)
+        if status:
+            raise typer.Exit(status)

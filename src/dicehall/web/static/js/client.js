@@ -98,7 +98,9 @@ function myTokens() {
 
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
-  const ws = new WebSocket(`${proto}://${location.host}/ws`);
+  // the game in the URL lets `serve --workers N` put every connection of a game in one
+  // process (a routing hint only: the join message says which game, with the tokens)
+  const ws = new WebSocket(`${proto}://${location.host}/ws${gameId ? `?game=${encodeURIComponent(gameId)}` : ""}`);
   state.ws = ws;
   setConn(state.retry ? t("reconnecting…") : t("connecting…"), state.retry ? "bad" : "wait");
   ws.onopen = () => {
