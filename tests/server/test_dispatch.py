@@ -301,6 +301,10 @@ def test_a_game_plays_through_the_dispatcher_and_survives_a_kill_9_of_its_worker
             for _ in range(moves):
                 if not snap.get("legal"):  # the end
                     break
+                # at most 16 acts a second: the server lets a connection send 20 messages a
+                # second (``Limits.message_rate``, after a burst of 40), and a fast machine
+                # answers quicker than that, so an unpaced loop would meet the limit
+                time.sleep(1.0 / 16)
                 send(player, type="act", ref=2, text=snap["legal"][0], seq=snap["seq"])
                 snap = until(player, lambda m: m["type"] == "error" or "ref" in m)
                 assert snap["type"] == "update", snap
