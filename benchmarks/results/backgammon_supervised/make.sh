@@ -382,3 +382,35 @@ for x in 12a_blend:12a:"1 5" 12c_blend_48ep:12c:"1 5 3 7" 12d_blend_96ep:12d:"1 
         benchmarks/results/strength_0ply_gnubg0_seed${s}_11a.jsonl
   done
 done
+
+# 13. (5 Dec 2026, session 14) capacity: the fits of step 12 end with the training error
+#     equal to the held-out one (about 1.0e-4 each), so the 256-unit net may be too small.
+#     12d fitted 48 epochs more on the same 1,518 chunks (12a's links, blended targets),
+#     lr 1.5e-4 falling to a tenth, seed 43, at 256 units (13c, the control), widened to
+#     384 (13w) and to 512 (13x); the added units start silent (start_weights). About
+#     15, 25 and 30 s an epoch, side by side with other jobs.
+for x in c:256 w:384 x:512; do
+  n=${x%%:*}; mkdir -p runs/fit13$n && cp -P runs/fit12a/targets-*.npz runs/fit13$n/
+  OPENBLAS_NUM_THREADS=1 $SV --out runs/fit13$n --chunks 1518 --seed 43 --batch 256 \
+      --fit-only --hidden ${x##*:} --start $R/12d_blend_96ep.npz --epochs 48 --lr 0.00015 \
+      --resume --export runs/fit13$n/w.npz
+done
+#      committed as 13c_more48.npz, 13w_wide384.npz and 13x_wide512.npz (meta notes
+#      rewritten, same weights); judged as in 12f (judge_13.txt), on seed 2 with 40,000
+#      decisions as well (--choices 40000 --seed 2)
+for n in 13c_more48 13w_wide384 13x_wide512; do
+  python benchmarks/accuracy_backgammon.py benchmarks/results/backgammon_holdout_gnubg2ply.npz \
+      $R/12d_blend_96ep.npz $R/$n.npz
+  python benchmarks/accuracy_backgammon.py --choices 40000 --seed 2 --gnubg-plies 2 \
+      --gnubg-procs 2 $R/12d_blend_96ep.npz $R/$n.npz
+done
+# 13b. 13w in games, on the dice of 12d's four seeds, compared pair by pair
+for s in 1 5 3 7; do
+  python benchmarks/strength_backgammon.py 0ply gnubg:0 --games 2000 --seed $s --workers 1 \
+      --weights $R/13w_wide384.npz --out benchmarks/results/strength_0ply_gnubg0_seed${s}_13w.jsonl --resume
+done
+#     pair by pair on each seed, then pooled: 8,000 games, 13w 50.12% [49.03, 51.22], 12d
+#     50.60%, paired -0.47 +- 0.91 points (12d against 11a the same way: +0.18 +- 1.07)
+python benchmarks/paired_backgammon.py $(for s in 1 5 3 7; do
+  echo benchmarks/results/strength_0ply_gnubg0_seed${s}_13w.jsonl \
+       benchmarks/results/strength_0ply_gnubg0_seed${s}_12d.jsonl; done)

@@ -181,6 +181,10 @@ def test_fit_only_fits_the_target_files_there_and_makes_no_data(tmp_path) -> Non
     assert not list(tmp_path.glob("positions-*.npz"))  # no self-play, no gnubg
     net = Network.load(tmp_path / "w.npz")
     assert net.meta["teacher"] == "gnubg 1/2-ply" and net.meta["positions"] == 200
+    # the fit's own settings, not the start net's note
+    assert net.meta["start"] == (
+        "the shipped net, then lr 0.001 falling to a tenth over 1 epochs, batch 50, seed 1"
+    )
     assert not np.array_equal(net.w2, Network.load().w2)  # it did learn
     with pytest.raises(SystemExit):
         sv.main([*args, "--data-only"])

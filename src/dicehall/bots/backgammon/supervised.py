@@ -48,6 +48,7 @@ with the same arguments, skips every file already written and makes the same dat
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import re
 import shutil
@@ -834,6 +835,13 @@ def main(argv: list[str] | None = None) -> None:
 
         meta = dict(Network.load(args.start).meta)  # the start net's TD games and so on
         meta |= {"hidden": args.hidden, "seed": args.seed, "epochs": args.epochs}
+        # this fit's own settings, not the start net's note (which it would inherit)
+        started = args.start.name if args.start else "the shipped net"
+        meta |= {
+            "start": f"{started}, then lr {args.lr:g} falling to a tenth over "
+            f"{args.epochs} epochs, batch {args.batch}, seed {args.seed}",
+            "made": datetime.date.today().isoformat(),
+        }
         names = {teacher_of(args.out / f"targets-{i:04d}.npz") for i in range(args.chunks)}
         teacher = teachers_summary(names)
         meta |= {"positions": int(boards.shape[0]), "teacher": teacher}
