@@ -4,9 +4,13 @@
                                                [--scoring single|standard] [--out FILE]
 
 A and B are any of: ``random``, ``pubeval``, ``0ply``, ``1ply``, ``2ply``, a level
-(``beginner`` ... ``expert``, also written ``bot:expert``), or ``gnubg[:PLIES]``
+(``beginner`` ... ``expert``, also written ``bot:expert``), or ``gnubg[:PLIES[:dmp]]``
 (GNU Backgammon's own evaluator through ``/usr/games/gnubg``, cubeless, default
-0-ply; skipped with a message when gnubg is not installed). Optional ``--weights
+0-ply; skipped with a message when gnubg is not installed). Plain ``gnubg`` plays for
+cubeless money equity, gammons counting, even where ``--scoring single`` scores only
+wins; ``gnubg:PLIES:dmp`` plays as at double match point (a 1-point match), for wins
+alone, which is the fair opponent in single-scored games (at 0-ply the two choose
+differently in about a fifth of positions from random play). Optional ``--weights
 FILE`` makes the net bots use other weights (e.g. a training checkpoint), and
 ``--race-weights FILE`` another race net (``race_training.py --export``).
 
@@ -56,13 +60,15 @@ import sys
 for c in ("set player 0 human", "set player 1 human", "new session", "new game"):
     gnubg.command(c)
 ctx = {"cubeful": 0, "plies": PLIES, "deterministic": 1, "prune": 1, "noise": 0.0}
+# money (gammons count), or a 1-point match: (cube, owner, move, match to, score, crawford)
+ci = gnubg.cubeinfo(1, -1, 0, 1, (0, 0), 0) if DMP else gnubg.cubeinfo()
 out = sys.__stdout__
 for line in sys.stdin:
     v = [int(t) for t in line.split()]
     if not v:
         break
     gnubg.command("set dice %d %d" % (v[0], v[1]))
-    move = gnubg.findbestmove((tuple(v[27:52]), tuple(v[2:27])), gnubg.cubeinfo(), ctx)
+    move = gnubg.findbestmove((tuple(v[27:52]), tuple(v[2:27])), ci, ctx)
     out.write("MOVE " + " ".join(map(str, move)) + "\\n")
     out.flush()
 """
@@ -156,14 +162,16 @@ class BotPlayer(Player):
 
 
 class GnubgPlayer(Player):
-    """GNU Backgammon's evaluator, driven through its embedded Python, cubeless."""
+    """GNU Backgammon's evaluator, driven through its embedded Python, cubeless; for
+    money equity, or for wins alone (``dmp``: as at double match point)."""
 
-    def __init__(self, plies: int) -> None:
+    def __init__(self, plies: int, dmp: bool = False) -> None:
         super().__init__()
-        self.name = f"gnubg:{plies}ply"
+        self.name = f"gnubg:{plies}ply" + (":dmp" if dmp else "")  # as gnubg_name
         self._dir = tempfile.TemporaryDirectory()
         script = Path(self._dir.name) / "serve.py"
-        script.write_text(_GNUBG_SCRIPT.replace("PLIES", str(plies)))
+        code = _GNUBG_SCRIPT.replace("PLIES", str(plies)).replace("DMP", str(int(dmp)))
+        script.write_text(code)
         self.proc = subprocess.Popen(
             [GNUBG, "-t", "-q", "-r", "-p", str(script)],
             stdin=subprocess.PIPE,
@@ -222,6 +230,23 @@ class GnubgPlayer(Player):
         self._dir.cleanup()
 
 
+def parse_gnubg(spec: str) -> tuple[int, bool]:
+    """``gnubg[:PLIES[:dmp]]`` as (plies, dmp); raises ``ValueError`` saying what is allowed."""
+    parts = spec.lower().split(":")
+    if parts[0] != "gnubg" or len(parts) > 3 or (len(parts) == 3 and parts[2] != "dmp"):
+        raise ValueError(f"{spec!r}: write gnubg, gnubg:PLIES or gnubg:PLIES:dmp")
+    plies = parts[1].removesuffix("ply") if len(parts) > 1 else ""
+    if plies and not (plies.isdigit() and int(plies) <= 4):
+        raise ValueError(f"{spec!r}: PLIES is 0 to 4")
+    return int(plies or 0), len(parts) == 3
+
+
+def gnubg_name(spec: str) -> str:
+    """The name a gnubg player reports: ``gnubg:2ply``, ``gnubg:0ply:dmp``."""
+    plies, dmp = parse_gnubg(spec)
+    return f"gnubg:{plies}ply" + (":dmp" if dmp else "")
+
+
 def make_player(
     spec: str, seed: int, weights: str | None, race: str | None = None
 ) -> Player | None:
@@ -231,8 +256,7 @@ def make_player(
     if spec.startswith("gnubg"):
         if not shutil.which(GNUBG):
             return None
-        _, _, plies = spec.partition(":")
-        return GnubgPlayer(int(plies.rstrip("ply") or 0))
+        return GnubgPlayer(*parse_gnubg(spec))
     return BotPlayer(spec, seed, weights, race)
 
 
@@ -331,7 +355,12 @@ def main() -> None:
         print(f"skipped: {GNUBG} is not installed")
         return
     for spec in specs:  # a bad name fails here, not in a worker
-        if not spec.startswith("gnubg"):
+        if spec.startswith("gnubg"):
+            try:
+                parse_gnubg(spec)
+            except ValueError as e:
+                parser.error(str(e))
+        else:
             make_player(spec, args.seed, args.weights, args.race_weights)
 
     done: dict[int, list[int]] = {}
@@ -350,9 +379,7 @@ def main() -> None:
 
     todo = [(pair, single) for pair in range(args.games // 2) if pair not in done]
     names = [s.removeprefix("bot:") for s in specs]
-    names = [
-        n if not n.startswith("gnubg") else f"gnubg:{n.partition(':')[2] or 0}ply" for n in names
-    ]
+    names = [gnubg_name(n) if n.startswith("gnubg") else n for n in names]
     # decisions, seconds, slowest, CPU seconds, slowest in CPU
     timing: list[list[float]] = [[0, 0.0, 0.0, 0.0, 0.0], [0, 0.0, 0.0, 0.0, 0.0]]
     stop: list[int] = []

@@ -95,3 +95,57 @@ def test_gnubg_can_be_player_a(tmp_path: Path) -> None:
     assert rows[0] == {"a": "gnubg:0", "b": "gnubg", "seed": 3, "scoring": "single"}
     assert all(row["points"][0] == -row["points"][1] for row in rows[1:])
     assert report.count("CPU mean") == 2
+
+
+def test_gnubg_specs_parse_or_say_what_is_allowed() -> None:
+    import pytest
+
+    sys.path.insert(0, str(SCRIPT.parent))
+    from strength_backgammon import parse_gnubg
+
+    assert parse_gnubg("gnubg") == (0, False)
+    assert parse_gnubg("gnubg:2") == (2, False)
+    assert parse_gnubg("gnubg:1ply") == (1, False)
+    assert parse_gnubg("gnubg:0:dmp") == (0, True)
+    for bad in ("gnubg:x", "gnubg:0:money", "gnubg:9", "gnubg:0:dmp:1"):
+        with pytest.raises(ValueError, match="gnubg"):
+            parse_gnubg(bad)
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT), "gnubg:0:cash", "pubeval", "--games", "2"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 2 and "gnubg:PLIES:dmp" in done.stderr
+
+
+def test_gnubg_at_double_match_point_plays_for_wins(tmp_path: Path) -> None:
+    """``gnubg:0:dmp`` values plays as in a 1-point match, so gammons do not count: in
+    this position (ours, with a checker on the bar, against a gammonish board; roll
+    3-4) money play and play for wins choose differently. Pinned from gnubg 1.07."""
+    import shutil
+
+    import numpy as np
+    import pytest
+
+    if not shutil.which("/usr/games/gnubg"):
+        pytest.skip("gnubg is not installed")
+    sys.path.insert(0, str(SCRIPT.parent))
+    from strength_backgammon import GnubgPlayer
+
+    board = np.array(
+        [
+            [0, 0, 0, 1, 0, 0, 4, 1, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1],
+            [0, 0, 2, 1, 0, 1, 2, 1, 0, 1, 0, 0, 0, 4, 0, 1, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0],
+        ],
+        dtype=np.int8,
+    )
+    money, wins = GnubgPlayer(0), GnubgPlayer(0, dmp=True)
+    try:
+        assert (money.choose(board, 3, 4, True), wins.choose(board, 3, 4, True)) == (0, 2)
+        assert wins.name == "gnubg:0ply:dmp"
+    finally:
+        money.close()
+        wins.close()
+    report = run("gnubg:0:dmp", "pubeval", "--games", "2", "--seed", "3")
+    assert "gnubg:0ply:dmp vs pubeval: 2 games" in report
