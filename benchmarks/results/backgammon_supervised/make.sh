@@ -414,3 +414,26 @@ done
 python benchmarks/paired_backgammon.py $(for s in 1 5 3 7; do
   echo benchmarks/results/strength_0ply_gnubg0_seed${s}_13w.jsonl \
        benchmarks/results/strength_0ply_gnubg0_seed${s}_12d.jsonl; done)
+
+# 14. (session 14) the shipped expert (12d) against gnubg 0-ply to 2,000 games (resumed
+#     from session 13's 410) and against pubeval (stopped at 878 games); yardsticks on
+#     the same dice: gnubg's 2-ply against pubeval for money (stopped at 1,264) and for
+#     wins (gnubg:2:dmp, a 1-point match's cube information; stopped at 1,370); our
+#     0-ply against gnubg 0-ply playing for wins on seeds 1 and 5. All --resume.
+python benchmarks/strength_backgammon.py expert gnubg:0 --games 2000 --seed 1 --workers 2 \
+    --every 50 --weights $R/12d_blend_96ep.npz --out benchmarks/results/strength_expert_gnubg0_12d.jsonl --resume
+python benchmarks/strength_backgammon.py expert pubeval --games 2000 --seed 1 --workers 1 \
+    --every 100 --weights $R/12d_blend_96ep.npz --out benchmarks/results/strength_expert_pubeval_12d.jsonl --resume
+python benchmarks/strength_backgammon.py gnubg:2 pubeval --games 2000 --seed 1 --workers 1 \
+    --every 100 --out benchmarks/results/strength_gnubg2_pubeval_seed1.jsonl --resume
+python benchmarks/strength_backgammon.py gnubg:2:dmp pubeval --games 2000 --seed 1 --workers 1 \
+    --every 100 --out benchmarks/results/strength_gnubg2dmp_pubeval_seed1.jsonl --resume
+for s in 1 5; do
+  python benchmarks/strength_backgammon.py 0ply gnubg:0:dmp --games 2000 --seed $s --workers 1 \
+      --weights $R/12d_blend_96ep.npz --out benchmarks/results/strength_0ply_gnubg0dmp_seed${s}_12d.jsonl --resume
+done
+# pair by pair, e.g.
+python benchmarks/paired_backgammon.py benchmarks/results/strength_expert_gnubg0_12d.jsonl \
+    benchmarks/results/strength_expert_gnubg0_9d.jsonl
+python benchmarks/paired_backgammon.py benchmarks/results/strength_expert_pubeval_12d.jsonl \
+    benchmarks/results/strength_gnubg2dmp_pubeval_seed1.jsonl
