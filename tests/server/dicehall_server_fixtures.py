@@ -7,6 +7,7 @@ Imported by the test modules (not a conftest.py: two conftest.py files in direct
 from __future__ import annotations
 
 import socket
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,6 +28,22 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def wait_until_serving(base: str, proc: Any, seconds: float = 120) -> None:
+    """Return once the ``dicehall serve`` process ``proc`` answers ``/api/protocol`` at
+    ``base``; fails the test if it exits first or is not up within ``seconds``."""
+    import httpx
+
+    deadline = time.time() + seconds
+    while True:
+        try:
+            if httpx.get(f"{base}/api/protocol", timeout=2).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        assert proc.poll() is None and time.time() < deadline, "server did not start"
+        time.sleep(0.3)
 
 
 def postgres_store() -> Store:

@@ -20,7 +20,7 @@ from typing import Any
 
 import httpx
 import pytest
-from dicehall_server_fixtures import free_port
+from dicehall_server_fixtures import free_port, wait_until_serving
 from websockets.sync.client import ClientConnection, connect
 
 from dicehall.server.dispatch import Dispatcher, hash_order, route_hint
@@ -234,15 +234,7 @@ def served_fixture() -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, start_new_session=True)
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.time() + 120
-        while True:
-            try:
-                if httpx.get(f"{base}/api/protocol", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert proc.poll() is None and time.time() < deadline, "server did not start"
-            time.sleep(0.3)
+        wait_until_serving(base, proc)
         yield base, proc
     finally:
         if proc.poll() is None:

@@ -15,7 +15,7 @@ from typing import Any
 
 import httpx
 import pytest
-from dicehall_server_fixtures import free_port
+from dicehall_server_fixtures import free_port, wait_until_serving
 from websockets.sync.client import ClientConnection, connect
 
 pytestmark = pytest.mark.postgres
@@ -35,15 +35,7 @@ class Server:
             "--address-rate", "0", "--db-connections", "8",
         ]  # fmt: skip
         self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, start_new_session=True)
-        deadline = time.time() + 120
-        while True:
-            try:
-                if httpx.get(f"{self.base}/api/protocol", timeout=2).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            assert self.proc.poll() is None and time.time() < deadline, "server did not start"
-            time.sleep(0.3)
+        wait_until_serving(self.base, self.proc)
 
     def ws(self) -> ClientConnection:
         return connect(f"ws://127.0.0.1:{self.port}/ws", open_timeout=20)
