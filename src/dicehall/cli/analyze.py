@@ -119,7 +119,8 @@ def register(app: typer.Typer) -> None:
                     played = actions.index(action)
                     verdict = judge_play(bot, before, played)  # by the score with a cube
                     mine, best, loss = verdict.mine, verdict.best, verdict.loss
-                    mark = "blunder" if loss >= BLUNDER else "error" if loss >= ERROR else ""
+                    shown = round(loss, 4)  # marked on the loss as shown, as the web replay
+                    mark = "blunder" if shown >= BLUNDER else "error" if shown >= ERROR else ""
                     t = totals[seat]
                     t["moves"] += 1
                     t["loss"] += loss
@@ -133,7 +134,7 @@ def register(app: typer.Typer) -> None:
                             f"{before.dice[0]}-{before.dice[1]}" if before.dice else "",
                             mine.text,
                             best.text,
-                            f"{loss:.3f}",
+                            f"{loss:.4f}",
                             mark,
                             style=style,
                         )

@@ -50,8 +50,12 @@ class AnalysisError(ValueError):
     """A game or position that cannot be analysed (say which, and what can)."""
 
 
-def _mark(loss: float) -> str:
-    return "blunder" if loss >= BLUNDER else "error" if loss >= ERROR else ""
+def loss_and_mark(loss: float) -> tuple[float, str]:
+    """A play's equity lost as the report shows it (4 decimals) and its mark, judged on that
+    shown value, so that a loss of 0.039996 reads 0.04 *and* is marked an error, never one
+    without the other."""
+    shown = round(float(loss), 4)
+    return shown, "blunder" if shown >= BLUNDER else "error" if shown >= ERROR else ""
 
 
 # -- hints ------------------------------------------------------------------------------
@@ -338,7 +342,8 @@ def _backgammon_decisions(
             continue  # a forced play or a pass: no choice
         played = actions.index(action)
         verdict = judge_play(bot, before, played)
-        mine, best, equity, loss = verdict.mine, verdict.best, verdict.equity, verdict.loss
+        mine, best, equity = verdict.mine, verdict.best, verdict.equity
+        loss, mark = loss_and_mark(verdict.loss)
         out.append(
             {
                 "n": n,
@@ -349,8 +354,8 @@ def _backgammon_decisions(
                 "best": best.text,
                 "value": round(float(equity), 4),
                 "best_value": round(float(best.equity), 4),
-                "loss": round(loss, 4),
-                "mark": _mark(loss),
+                "loss": loss,
+                "mark": mark,
                 # the position's equity (after the best play) for seat 0, for the graph
                 "equity": round(float(best.equity) if seat == 0 else -float(best.equity), 4),
             }
