@@ -437,3 +437,22 @@ python benchmarks/paired_backgammon.py benchmarks/results/strength_expert_gnubg0
     benchmarks/results/strength_expert_gnubg0_9d.jsonl
 python benchmarks/paired_backgammon.py benchmarks/results/strength_expert_pubeval_12d.jsonl \
     benchmarks/results/strength_gnubg2dmp_pubeval_seed1.jsonl
+
+# 15. (6 Dec 2026, session 15) a pruning net, distilled from the shipped evaluator
+#     (src/dicehall/bots/backgammon/prune_weights.npz; the data and fit take minutes;
+#     held-out figures in benchmarks/results/backgammon_prune/), and the expert with it
+#     (expert = prune 6; the expert before is expert-unpruned). Judged by gnubg 3-ply;
+#     then the pruned expert against gnubg 0-ply on the dice of the 12d expert's run
+#     (strength_expert_gnubg0_12d.jsonl, played by what is now expert-unpruned)
+#     (the reports search_f_prune.* and search_g_full3.* in backgammon_search/ were made
+#     the same way before the rename: their "expert" is expert-unpruned, their
+#     "expert-prune" and "expert:prune=6" today's expert)
+python -m dicehall.bots.backgammon.prune_training --out runs/prune64 --hidden 64 --epochs 30 \
+    --export src/dicehall/bots/backgammon/prune_weights.npz
+python benchmarks/search_backgammon.py expert-unpruned expert 2ply:prune=6 \
+    "expert:reply_keep=2,keep2=5,margin2=0.2" expert-full3 --positions 300 --seed 1 \
+    --gnubg-plies 3 --cache runs/cache_s15.json --out benchmarks/results/backgammon_search/search_s15.json
+python benchmarks/strength_backgammon.py expert gnubg:0 --games 2000 --seed 1 --workers 2 \
+    --every 50 --out benchmarks/results/strength_expertprune_gnubg0_seed1.jsonl --resume
+python benchmarks/paired_backgammon.py benchmarks/results/strength_expertprune_gnubg0_seed1.jsonl \
+    benchmarks/results/strength_expert_gnubg0_12d.jsonl

@@ -86,7 +86,7 @@ TD_NET = Path(__file__).parents[3] / "benchmarks/results/backgammon_supervised/0
 @pytest.fixture(scope="module")
 def targets() -> tuple[np.ndarray, np.ndarray]:
     w1, b1, w2, b2, ext = Network.load(TD_NET).params()
-    return rt._sample_chunk(60, 7, True, w1, b1, w2, b2, ext[:3] + race.empty())
+    return rt._sample_chunk(60, 7, True, w1, b1, w2, b2, race.without(ext))
 
 
 def test_targets_are_race_positions_valued_at_one_ply(targets) -> None:  # type: ignore[no-untyped-def]
@@ -97,7 +97,7 @@ def test_targets_are_race_positions_valued_at_one_ply(targets) -> None:  # type:
     y = np.zeros(5)
     for board, value in zip(boards[:10], values[:10], strict=True):
         assert is_race(board) and not (board[:, 7:] == 0).all()
-        evaluate_1ply(board, w1, b1, w2, b2, ext[:3] + race.empty(), True, y)
+        evaluate_1ply(board, w1, b1, w2, b2, race.without(ext), True, y)
         assert np.allclose(y, value)
 
 
@@ -140,7 +140,7 @@ def test_positions_do_not_depend_on_the_teacher(targets) -> None:  # type: ignor
     """Sampling without our 1-ply values (another teacher values them) gives the same
     positions and no values."""
     w1, b1, w2, b2, ext = Network.load(TD_NET).params()
-    boards, values = rt._sample_chunk(60, 7, False, w1, b1, w2, b2, ext[:3] + race.empty())
+    boards, values = rt._sample_chunk(60, 7, False, w1, b1, w2, b2, race.without(ext))
     assert np.array_equal(boards, targets[0])
     assert not values.any()
 

@@ -123,17 +123,17 @@ def _analyse3(board: np.ndarray, d1: int, d2: int, **changes: Any) -> tuple[Any,
 
 def test_3ply_stage_values_the_best_two_2ply_plays() -> None:
     """With a wide margin and no budget, the two best plays at 2-ply get depth 3 and
-    exactly ``evaluate_3ply``'s values; the others keep the expert's values."""
+    exactly ``evaluate_3ply``'s values; the others keep the unpruned expert's values."""
     from dicehall.bots.backgammon.search import evaluate_3ply
 
     board = to_array(decode_position_id("4HPwATDgc/ABMA"))
-    base = Bot("expert").evaluate(board, 5, 2)
+    base = Bot("expert-unpruned").evaluate(board, 5, 2)
     probs, eqs, depth = _analyse3(board, 5, 2, margin3=1.0, budget3=0)
     two = np.flatnonzero(base[2] == 2)
     top = two[np.argsort(-base[1][two], kind="stable")][:2]
     assert sorted(np.flatnonzero(depth == 3).tolist()) == sorted(top.tolist())
     _, _, boards, _ = plays(board, 5, 2)
-    params = Bot("expert").network.params()
+    params = Bot("expert-unpruned").network.params()
     y = np.zeros(5)
     for i in top:
         evaluate_3ply(boards[i], *params, True, y)
@@ -147,11 +147,11 @@ def test_3ply_stage_values_the_best_two_2ply_plays() -> None:
         assert np.array_equal(x, z)
 
 
-def test_3ply_stage_off_or_out_of_budget_is_the_expert() -> None:
+def test_3ply_stage_off_or_out_of_budget_is_the_unpruned_expert() -> None:
     """No 3-ply when the decision is not close (margin 0), when the budget is already
     spent by 2-ply, or when it runs out before the second play is finished."""
     board = to_array(decode_position_id("4HPwATDgc/ABMA"))
-    base = Bot("expert").evaluate(board, 5, 2)
+    base = Bot("expert-unpruned").evaluate(board, 5, 2)
     for changes in ({"margin3": -1.0}, {"margin3": 1.0, "budget3": 1}, {"keep3": 0}):
         got = _analyse3(board, 5, 2, **changes)
         for x, z in zip(got, base, strict=True):

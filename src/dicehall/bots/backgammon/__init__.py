@@ -9,7 +9,7 @@ beginner  the net at 0-ply with noise added to every play's equity
 easy      Tesauro's pubeval (the classic benchmark opponent)
 medium    the net at 0-ply
 hard      the net at 1-ply (best 6 plays re-searched)
-expert    the net at 2-ply, gnubg-style move filtering (0.2-0.3 s of CPU a move)
+expert    the net at 2-ply, gnubg-style move filtering and a pruning net (~0.06 s)
 ========  ===============================================================
 
 >>> from dicehall import load_game
@@ -54,6 +54,8 @@ class Settings:
     margin3: float = 0.0  # how close to the best at 2-ply a play must be for that
     budget3: int = 0  # positions evaluated in the whole decision before 3-ply stops
     blend: float = 0.0  # weight of the 1-ply value in a 2-ply play's value (0: off)
+    prune: int = 0  # plays of an inner roll the full net values (``prune.py``; 0: all)
+    full3: bool = False  # the third stage (``keep3``) at full 3-ply (``search.analyse``)
 
 
 #: every level ``Bot`` accepts: the public ``LEVELS`` plus names for benchmarks
@@ -62,7 +64,7 @@ SETTINGS: dict[str, Settings] = {
     "easy": Settings(evaluator="pubeval"),
     "medium": Settings(),
     "hard": Settings(plies=1),
-    "expert": Settings(plies=2, keep2=3, reply_keep=1, budget=100_000),
+    "expert": Settings(plies=2, keep2=3, reply_keep=1, budget=100_000, prune=6),
     "pubeval": Settings(evaluator="pubeval"),
     "0ply": Settings(),
     "1ply": Settings(plies=1, keep1=8),
@@ -70,6 +72,19 @@ SETTINGS: dict[str, Settings] = {
     "hard-readmit": Settings(plies=1, readmit=3),
     "expert-readmit": Settings(plies=2, keep2=3, reply_keep=1, budget=100_000, readmit=3),
     "expert-wide": Settings(plies=2, keep2=5, margin2=0.2, reply_keep=1, budget=100_000),
+    # the expert until 6 Dec 2026: every play of every inner roll valued by the full net
+    "expert-unpruned": Settings(plies=2, keep2=3, reply_keep=1, budget=100_000),
+    "expert-full3": Settings(
+        plies=2,
+        keep2=3,
+        reply_keep=1,
+        budget=100_000,
+        prune=6,
+        keep3=2,
+        margin3=0.05,
+        budget3=100_000,
+        full3=True,
+    ),
     "expert-3ply": Settings(
         plies=2, keep2=3, reply_keep=1, budget=100_000, keep3=2, margin3=0.05, budget3=100_000
     ),
@@ -198,6 +213,8 @@ class Bot:
             s.margin3,
             s.budget3,
             s.blend,
+            s.prune,
+            s.full3,
         )
 
     # -- the protocol ------------------------------------------------------------

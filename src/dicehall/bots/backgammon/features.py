@@ -69,6 +69,8 @@ from numba import njit
 NUM_INPUTS = 219
 #: the inputs of the original encoding (weights for them alone still load)
 BASE_INPUTS = 201
+#: the inputs ``encode_base`` writes: one pass over the board, no contact features
+CHEAP_INPUTS = 200
 SIDE_UNITS = 98
 
 
@@ -92,6 +94,33 @@ def is_race(board: Any) -> bool:
 def encode(board: Any, out: Any) -> None:
     """Write the ``NUM_INPUTS`` inputs of ``board`` (mover row 0) into ``out``."""
     out[:] = 0.0
+    encode_base(board, out)
+    contact = not is_race(board)
+    out[200] = 1.0 if contact else 0.0
+    if contact:
+        for victim in range(2):
+            hits, loss, double = hit_stats(board, 1 - victim)
+            out[201 + victim] = hits / 36.0  # = shots(board, 1 - victim) / 36
+            out[207 + victim] = loss / (36.0 * 12.0)
+            out[209 + victim] = double / 36.0
+        out[205] = escapes(board, 0) / 36.0
+        out[206] = escapes(board, 1) / 36.0
+    out[203] = min(longest_prime(board, 0), 6) / 6.0
+    out[204] = min(longest_prime(board, 1), 6) / 6.0
+    if contact:
+        for victim in range(2):
+            out[211 + victim] = dance(board, victim)
+            out[213 + victim] = forward_anchor(board, victim)
+            out[215 + victim] = break_contact(board, victim) / 100.0
+            out[217 + victim] = 1.0 - min_escapes(board, 1 - victim) / 36.0
+
+
+@njit(cache=True, nogil=True)
+def encode_base(board: Any, out: Any) -> None:
+    """Write inputs 0 to ``CHEAP_INPUTS`` - 1 of ``board`` into ``out`` (which must be
+    zero there): the point units, bar, borne off, pip counts and blots of both sides,
+    the inputs a single pass over the board gives. The pruning net (``prune.py``)
+    reads these alone."""
     for side in range(2):
         base = side * SIDE_UNITS
         pips = 0
@@ -114,24 +143,6 @@ def encode(board: Any, out: Any) -> None:
         pips += 25 * board[side, 25]
         out[196 + side] = pips / 100.0
         out[198 + side] = blots / 15.0
-    contact = not is_race(board)
-    out[200] = 1.0 if contact else 0.0
-    if contact:
-        for victim in range(2):
-            hits, loss, double = hit_stats(board, 1 - victim)
-            out[201 + victim] = hits / 36.0  # = shots(board, 1 - victim) / 36
-            out[207 + victim] = loss / (36.0 * 12.0)
-            out[209 + victim] = double / 36.0
-        out[205] = escapes(board, 0) / 36.0
-        out[206] = escapes(board, 1) / 36.0
-    out[203] = min(longest_prime(board, 0), 6) / 6.0
-    out[204] = min(longest_prime(board, 1), 6) / 6.0
-    if contact:
-        for victim in range(2):
-            out[211 + victim] = dance(board, victim)
-            out[213 + victim] = forward_anchor(board, victim)
-            out[215 + victim] = break_contact(board, victim) / 100.0
-            out[217 + victim] = 1.0 - min_escapes(board, 1 - victim) / 36.0
 
 
 @njit(cache=True, nogil=True)

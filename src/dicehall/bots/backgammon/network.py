@@ -54,6 +54,7 @@ class Network:
         *,
         bearoff: bool = True,
         race: Any = None,
+        prune: Any = None,
     ):
         self.w1, self.b1, self.w2, self.b2 = w1, b1, w2, b2
         self.meta = meta
@@ -62,6 +63,9 @@ class Network:
         #: race net weights ``(w1, b1, w2, b2)`` for races (``race.py``): None for the
         #: shipped ones (if the package has any), ``race.empty()`` for none
         self.race = race
+        #: pruning net weights (``prune.py``): None for the shipped ones (if any),
+        #: ``prune.empty()`` for none; used only by searches given ``prune`` > 0
+        self.prune = prune
         self._ext: tuple[Any, ...] | None = None
 
     @property
@@ -82,12 +86,13 @@ class Network:
 
     def params(self) -> tuple[Array, Array, Array, Array, tuple[Any, ...]]:
         """What the compiled search takes: ``(w1, b1, w2, b2, ext)``, where ``ext`` is
-        ``(one, gammon, two, rw1, rb1, rw2, rb2)``: the bear-off databases
-        (``bearoff.py``; loaded, or built and cached, on first use; empty arrays when
-        ``bearoff`` is off) and the race net's weights (empty when there is none).
+        ``(one, gammon, two, rw1, rb1, rw2, rb2, pw1, pb1, pw2, pb2)``: the bear-off
+        databases (``bearoff.py``; loaded, or built and cached, on first use; empty
+        arrays when ``bearoff`` is off), the race net's weights and the pruning net's
+        (``prune.py``; each empty when there is none).
         Pass it on as ``*net.params()``: ``ext`` may gain members."""
         if self._ext is None:
-            from dicehall.bots.backgammon import race
+            from dicehall.bots.backgammon import prune, race
 
             if self.bearoff:
                 from dicehall.bots.backgammon.bearoff import load
@@ -96,7 +101,11 @@ class Network:
                 tables = (db.one, db.gammon, db.two)
             else:
                 tables = (np.zeros((0, 1)), np.zeros((0, 1)), np.zeros(0))
-            self._ext = tables + tuple(race.shipped() if self.race is None else self.race)
+            self._ext = (
+                tables
+                + tuple(race.shipped() if self.race is None else self.race)
+                + tuple(prune.shipped() if self.prune is None else self.prune)
+            )
         return self.w1, self.b1, self.w2, self.b2, self._ext
 
     def evaluate(self, board: Any) -> Array:

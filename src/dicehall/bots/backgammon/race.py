@@ -113,6 +113,11 @@ def empty() -> tuple[Any, Any, Any, Any]:
     return np.zeros((0, 1)), np.zeros(1), np.zeros((1, NUM_OUTPUTS)), np.zeros(NUM_OUTPUTS)
 
 
+def without(ext: tuple[Any, ...]) -> tuple[Any, ...]:
+    """A search's ``ext`` (``Network.params``) with its race net taken out."""
+    return ext[:3] + empty() + ext[7:]
+
+
 def create(hidden: int, seed: int) -> tuple[Any, Any, Any, Any]:
     rng = np.random.default_rng(seed)
     return (
@@ -138,16 +143,23 @@ def save(path: Path, weights: tuple[Any, ...], meta: dict[str, Any], compact: bo
     tmp.replace(path)
 
 
-def load(path: str | Path | None = None) -> tuple[tuple[Any, Any, Any, Any], dict[str, Any]]:
-    """Race weights from ``path``, or the shipped ones; raises ``FileNotFoundError``
-    when none ship and ``ValueError`` for weights of another shape."""
-    if path is None:
-        raw = resources.files("dicehall.bots.backgammon").joinpath(RACE_WEIGHTS).read_bytes()
-    else:
-        raw = Path(path).read_bytes()
+def read_weights(source: Any) -> tuple[tuple[Any, Any, Any, Any], dict[str, Any]]:
+    """``(w1, b1, w2, b2)`` as float64 and the meta of a file written by ``save``:
+    ``source`` is a path or a package resource; raises ``FileNotFoundError`` when it
+    is missing."""
+    raw = source.read_bytes() if hasattr(source, "read_bytes") else Path(source).read_bytes()
     with np.load(io.BytesIO(raw)) as f:
         w1, b1, w2, b2 = (f[k].astype(np.float64) for k in ("w1", "b1", "w2", "b2"))
         meta = json.loads(str(f["meta"]))
+    return (w1, b1, w2, b2), meta
+
+
+def load(path: str | Path | None = None) -> tuple[tuple[Any, Any, Any, Any], dict[str, Any]]:
+    """Race weights from ``path``, or the shipped ones; raises ``FileNotFoundError``
+    when none ship and ``ValueError`` for weights of another shape."""
+    (w1, b1, w2, b2), meta = read_weights(
+        path or resources.files("dicehall.bots.backgammon").joinpath(RACE_WEIGHTS)
+    )
     if w1.shape[0] != RACE_INPUTS or w2.shape[1] != NUM_OUTPUTS:
         raise ValueError(f"{path}: not race weights ({RACE_INPUTS} inputs, 5 outputs)")
     return (w1, b1, w2, b2), meta

@@ -37,11 +37,11 @@ from dicehall.bots.backgammon.neural import forward
 from dicehall.bots.backgammon.race import (
     RACE_INPUTS,
     create,
-    empty,
     encode_race,
     load,
     race_forward,
     save,
+    without,
 )
 from dicehall.bots.backgammon.search import choose_0ply, evaluate_1ply
 from dicehall.bots.backgammon.td import _backprop
@@ -123,7 +123,7 @@ def _target_task(job: tuple[int, int, int, str | None, str]) -> tuple[int, Any, 
 
         net = Network.load(contact)
         w1, b1, w2, b2, ext = net.params()
-        _WORKER["params"] = (w1, b1, w2, b2, ext[:3] + empty())
+        _WORKER["params"] = (w1, b1, w2, b2, without(ext))
         _WORKER["contact"] = contact
     boards, targets = _sample_chunk(
         count, seed * 100_003 + index, plies is None, *_WORKER["params"]
@@ -246,7 +246,7 @@ def contact_error(boards: Any, targets: Any) -> float:
     from dicehall.bots.backgammon.search import rank_0ply
 
     w1, b1, w2, b2, ext = Network.load().params()
-    probs = rank_0ply(boards, boards.shape[0], w1, b1, w2, b2, ext[:3] + empty(), True)
+    probs = rank_0ply(boards, boards.shape[0], w1, b1, w2, b2, without(ext), True)
     return float(((probs - targets) ** 2).mean())
 
 

@@ -26,6 +26,7 @@ from numba import njit
 from dicehall.bots.backgammon.bearoff import bearoff_probs
 from dicehall.bots.backgammon.features import NUM_INPUTS, encode, is_race
 from dicehall.bots.backgammon.neural import equity, flip, forward, make_consistent
+from dicehall.bots.backgammon.prune import prune_scores
 from dicehall.bots.backgammon.pubeval import score as pubeval_score
 from dicehall.bots.backgammon.race import race_forward
 from dicehall.games.backgammon.fast import (
@@ -38,7 +39,11 @@ from dicehall.games.backgammon.fast import (
 )
 
 # numba caches a kernel by its own file only: edit this file when features.encode changes
-# (the inputs grew from 201 to 207 on 1 Dec 2026, to 219 on 2 Dec 2026)
+# (the inputs grew from 201 to 207 on 1 Dec 2026, to 219 on 2 Dec 2026; encode_base split
+# out on 6 Dec 2026)
+
+#: how many pruning-net evaluations count as one full one in a search's budget
+PRUNE_COST = 6
 
 #: the 21 distinct rolls (high die first) and their probabilities
 ROLLS = np.array([(a, b) for a in range(6, 0, -1) for b in range(a, 0, -1)], dtype=np.int64)
@@ -91,13 +96,40 @@ def rank_0ply(
 
 @njit(cache=True, nogil=True)
 def _best_reply_0ply(
-    opp: Any, d1: int, d2: int, w1: Any, b1: Any, w2: Any, b2: Any, ext: Any, single: bool, y: Any
+    opp: Any,
+    d1: int,
+    d2: int,
+    w1: Any,
+    b1: Any,
+    w2: Any,
+    b2: Any,
+    ext: Any,
+    single: bool,
+    y: Any,
+    prune: int,
 ) -> int:
     """The opponent (row 0 of ``opp``) plays his best 0-ply reply; ``y`` gets its value
-    for him. Returns how many positions were evaluated."""
+    for him. Returns how many positions were evaluated (``PRUNE_COST`` pruned ones
+    count as one).
+
+    With ``prune`` > 0, a pruning net in ``ext`` and contact in ``opp``, only the
+    ``prune`` plays the pruning net (``prune.py``) ranks best are valued by the full
+    evaluator, which picks among them."""
     n, _, boards, _ = plays(opp, d1, d2)
     best = -1e9
     cur = np.empty(5)
+    if prune > 0 and n > prune and ext[7].shape[0] > 0 and not is_race(opp):
+        scores = np.empty(n)
+        prune_scores(boards, n, ext[7], ext[8], ext[9], ext[10], single, scores)
+        order = np.argsort(-scores, kind="mergesort")  # stable: ties keep play order
+        for r in range(prune):
+            i = order[r]
+            evaluate_after(boards[i], w1, b1, w2, b2, ext, cur)
+            eq = equity(cur, single)
+            if eq > best:
+                best = eq
+                y[:] = cur
+        return prune + n // PRUNE_COST
     for i in range(n):
         evaluate_after(boards[i], w1, b1, w2, b2, ext, cur)
         eq = equity(cur, single)
@@ -112,9 +144,18 @@ def _best_reply_0ply(
 
 @njit(cache=True, nogil=True)
 def _evaluate_1ply(
-    board: Any, w1: Any, b1: Any, w2: Any, b2: Any, ext: Any, single: bool, y: Any, counter: Any
+    board: Any,
+    w1: Any,
+    b1: Any,
+    w2: Any,
+    b2: Any,
+    ext: Any,
+    single: bool,
+    y: Any,
+    counter: Any,
+    prune: int,
 ) -> None:
-    _evaluate_1ply_rolls(board, w1, b1, w2, b2, ext, single, ROLLS, ROLL_WEIGHTS, y, counter)
+    _evaluate_1ply_rolls(board, w1, b1, w2, b2, ext, single, ROLLS, ROLL_WEIGHTS, y, counter, prune)
 
 
 @njit(cache=True, nogil=True)
@@ -122,7 +163,7 @@ def evaluate_1ply(
     board: Any, w1: Any, b1: Any, w2: Any, b2: Any, ext: Any, single: bool, y: Any
 ) -> None:
     """1-ply probabilities of the position after a play (mover in row 0)."""
-    _evaluate_1ply(board, w1, b1, w2, b2, ext, single, y, np.zeros(1, dtype=np.int64))
+    _evaluate_1ply(board, w1, b1, w2, b2, ext, single, y, np.zeros(1, dtype=np.int64), 0)
 
 
 @njit(cache=True, nogil=True)
@@ -139,8 +180,10 @@ def _evaluate_2ply(
     y: Any,
     counter: Any,
     budget: int,
+    prune: int,
 ) -> bool:
-    """2-ply into ``y``; False (``y`` unusable) if ``counter`` passed ``budget`` (> 0)."""
+    """2-ply into ``y``; False (``y`` unusable) if ``counter`` passed ``budget`` (> 0).
+    ``prune`` goes to the 1-ply searches (``_best_reply_0ply``)."""
     if board[0, 0] == CHECKERS:
         evaluate_after(board, w1, b1, w2, b2, ext, y)
         return True
@@ -164,7 +207,7 @@ def _evaluate_2ply(
                 break
             if budget > 0 and counter[0] > budget:
                 return False
-            _evaluate_1ply(boards[i], w1, b1, w2, b2, ext, single, cur, counter)
+            _evaluate_1ply(boards[i], w1, b1, w2, b2, ext, single, cur, counter, prune)
             eq = equity(cur, single)
             if eq > best:
                 best = eq
@@ -190,7 +233,7 @@ def evaluate_2ply(
     """2-ply probabilities: the opponent's replies ranked at 0-ply, the best ``keep``
     (within ``margin``) valued at 1-ply, the best of those taken."""
     _evaluate_2ply(
-        board, w1, b1, w2, b2, ext, single, keep, margin, y, np.zeros(1, dtype=np.int64), 0
+        board, w1, b1, w2, b2, ext, single, keep, margin, y, np.zeros(1, dtype=np.int64), 0, 0
     )
 
 
@@ -227,8 +270,10 @@ def _evaluate_1ply_rolls(
     weights: Any,
     y: Any,
     counter: Any,
+    prune: int,
 ) -> None:
-    """1-ply over the given rolls (weights summing to 1) instead of all 21."""
+    """1-ply over the given rolls (weights summing to 1) instead of all 21; ``prune``
+    as in ``_best_reply_0ply``."""
     if board[0, 0] == CHECKERS:
         evaluate_after(board, w1, b1, w2, b2, ext, y)
         return
@@ -238,7 +283,7 @@ def _evaluate_1ply_rolls(
     y[:] = 0.0
     for r in range(rolls.shape[0]):
         counter[0] += _best_reply_0ply(
-            opp, rolls[r, 0], rolls[r, 1], w1, b1, w2, b2, ext, single, reply
+            opp, rolls[r, 0], rolls[r, 1], w1, b1, w2, b2, ext, single, reply, prune
         )
         flip(reply, mine)
         y += weights[r] * mine
@@ -270,7 +315,7 @@ def _evaluate_2ply_rolls(
         counter[0] += n
         i = _best_play_0ply(boards, n, w1, b1, w2, b2, ext, single)
         _evaluate_1ply_rolls(
-            boards[i], w1, b1, w2, b2, ext, single, ROLLS_B, WEIGHTS_AB, cur, counter
+            boards[i], w1, b1, w2, b2, ext, single, ROLLS_B, WEIGHTS_AB, cur, counter, 0
         )
         flip(cur, mine)
         y += WEIGHTS_AB[r] * mine
@@ -323,6 +368,82 @@ def evaluate_3ply(
 
 
 @njit(cache=True, nogil=True)
+def _pick_0ply(
+    parent: Any,
+    boards: Any,
+    n: int,
+    w1: Any,
+    b1: Any,
+    w2: Any,
+    b2: Any,
+    ext: Any,
+    single: bool,
+    counter: Any,
+    prune: int,
+) -> int:
+    """Index of the best of ``parent``'s plays ``boards[:n]`` at 0-ply (a winning play
+    at once), the pruning net choosing the ``prune`` plays valued when it applies (as
+    in ``_best_reply_0ply``); adds the positions evaluated to ``counter``."""
+    if prune > 0 and n > prune and ext[7].shape[0] > 0 and not is_race(parent):
+        scores = np.empty(n)
+        prune_scores(boards, n, ext[7], ext[8], ext[9], ext[10], single, scores)
+        order = np.argsort(-scores, kind="mergesort")
+        best = -1e9
+        pick = order[0]
+        cur = np.empty(5)
+        for r in range(prune):
+            i = order[r]
+            if boards[i, 0, 0] == CHECKERS:
+                pick = i
+                break
+            evaluate_after(boards[i], w1, b1, w2, b2, ext, cur)
+            eq = equity(cur, single)
+            if eq > best:
+                best = eq
+                pick = i
+        counter[0] += prune + n // PRUNE_COST
+        return int(pick)
+    counter[0] += n
+    return _best_play_0ply(boards, n, w1, b1, w2, b2, ext, single)
+
+
+@njit(cache=True, nogil=True)
+def _evaluate_3ply_full(
+    board: Any,
+    w1: Any,
+    b1: Any,
+    w2: Any,
+    b2: Any,
+    ext: Any,
+    single: bool,
+    y: Any,
+    counter: Any,
+    budget: int,
+    prune: int,
+) -> bool:
+    """Full 3-ply into ``y``: over all 21 rolls the opponent plays his best reply at
+    0-ply, valued at 2-ply (his replies to it at 1-ply, all 21 rolls at every chance
+    layer); ``prune`` as in ``_best_reply_0ply`` at every 0-ply choice. False (``y``
+    unusable) if ``counter`` passed ``budget`` (> 0) before a roll."""
+    if board[0, 0] == CHECKERS:
+        evaluate_after(board, w1, b1, w2, b2, ext, y)
+        return True
+    opp = swap(board)
+    cur = np.empty(5)
+    mine = np.empty(5)
+    y[:] = 0.0
+    for r in range(ROLLS.shape[0]):
+        if budget > 0 and counter[0] > budget:
+            return False
+        n, _, boards, _ = plays(opp, ROLLS[r, 0], ROLLS[r, 1])
+        i = _pick_0ply(opp, boards, n, w1, b1, w2, b2, ext, single, counter, prune)
+        _evaluate_2ply(boards[i], w1, b1, w2, b2, ext, single, 1, 0.1, cur, counter, 0, prune)
+        flip(cur, mine)
+        y += ROLL_WEIGHTS[r] * mine
+    return True
+
+
+@njit(cache=True, nogil=True)
 def analyse(
     board: Any,
     d1: int,
@@ -345,6 +466,8 @@ def analyse(
     margin3: float = 0.0,
     budget3: int = 0,
     blend: float = 0.0,
+    prune: int = 0,
+    full3: bool = False,
 ) -> tuple[Any, Any, Any]:
     """Every legal play valued: returns ``(probs, equities, depth)`` rows in play order.
 
@@ -374,6 +497,14 @@ def analyse(
     ``blend`` (default 0: off) values each play searched at 2-ply by ``(1 - blend)``
     times its 2-ply probabilities plus ``blend`` times its 1-ply ones (an odd and an
     even ply, whose errors lean opposite ways), at no extra cost.
+
+    ``prune`` (default 0: off) lets the pruning net (``prune.py``, in ``ext``) choose
+    the ``prune`` plays of each inner roll that the full net values
+    (``_best_reply_0ply``): several times fewer full evaluations.
+
+    ``full3`` makes the third stage (``keep3``) a full 3-ply (``_evaluate_3ply_full``,
+    all 21 rolls at every chance layer) instead of the reduced one; it is affordable
+    only with ``prune``.
     """
     n, _, boards, _ = plays(board, d1, d2)
     probs = rank_0ply(boards, n, w1, b1, w2, b2, ext, single)
@@ -413,7 +544,7 @@ def analyse(
                     break
                 extra += 1
             if level == 1:
-                _evaluate_1ply(boards[i], w1, b1, w2, b2, ext, single, probs[i], counter)
+                _evaluate_1ply(boards[i], w1, b1, w2, b2, ext, single, probs[i], counter, prune)
             else:
                 done = _evaluate_2ply(
                     boards[i],
@@ -428,6 +559,7 @@ def analyse(
                     probs[i],
                     counter,
                     budget,
+                    prune,
                 )
                 if not done:
                     # the budget ran out inside play i: it keeps its shallower value;
@@ -459,6 +591,8 @@ def analyse(
             margin3,
             budget3,
             counter,
+            prune,
+            full3,
         )
     return probs, eqs, depth
 
@@ -480,6 +614,8 @@ def _close_calls_3ply(
     margin3: float,
     budget3: int,
     counter: Any,
+    prune: int,
+    full3: bool,
 ) -> None:
     """``analyse``'s third stage (see there): updates ``probs``, ``eqs``, ``depth``."""
     m = 0
@@ -504,7 +640,13 @@ def _close_calls_3ply(
         i = cand[order[rank]]
         if eqs[i] < top - margin3:
             break
-        if not _evaluate_3ply(boards[i], w1, b1, w2, b2, ext, single, values[k], counter, budget3):
+        if full3:
+            ok = _evaluate_3ply_full(
+                boards[i], w1, b1, w2, b2, ext, single, values[k], counter, budget3, prune
+            )
+        else:
+            ok = _evaluate_3ply(boards[i], w1, b1, w2, b2, ext, single, values[k], counter, budget3)
+        if not ok:
             break
         done[k] = i
         k += 1
