@@ -8,6 +8,8 @@ with common, seeded dice (``dicehall.bots.backgammon.rollout``), and a table sho
 each one's equity with its standard error, win and gammon rates. ``--workers``
 processes share the trials; ``--ray ADDRESS`` (or ``local``) runs them on a Ray
 cluster instead (``pip install 'dicehall[cluster]'``), with the same numbers.
+``--prune N`` lets the pruning net (``bots/backgammon/prune.py``) choose the N plays of
+each roll that the players value, about twice as fast.
 The same table is what ``hint --rollout`` shows while playing.
 """
 
@@ -49,6 +51,7 @@ def rollout_table(
     ray_address: str | None = None,
     vr: bool = True,
     progress: bool = True,
+    prune: int = 0,
 ) -> Table:
     """Roll out the expert's best ``candidates`` plays of ``state``: a rich table."""
     from rich.progress import Progress
@@ -71,6 +74,7 @@ def rollout_table(
         single=single,
         workers=workers,
         ray_address=ray_address,
+        prune=prune,
     )
     if progress:
         with Progress(console=err_console, transient=True) as bar:
@@ -85,6 +89,7 @@ def rollout_table(
     order = sorted(range(len(results)), key=lambda k: -results[k].equity)
     how = f"{trials} trials" + (f", truncated at {truncate} plies" if truncate else "")
     how += ", variance reduction" if vr else ""
+    how += f", pruned to {prune} plays a roll" if prune else ""
     table = Table(
         title=f"rollout: {state.dice[0]}-{state.dice[1]} ({how}, seed {seed}; "
         f"{'single game' if single else 'money, cubeless'} equity)",
@@ -137,6 +142,13 @@ def register(app: typer.Typer) -> None:
             "single"
         ),
         vr: Annotated[bool, typer.Option(help="variance reduction (luck adjustment)")] = True,
+        prune: Annotated[
+            int,
+            typer.Option(
+                help="value only the N plays of each roll the pruning net ranks best "
+                "(about twice as fast; 0: every play)"
+            ),
+        ] = 0,
     ) -> None:
         """Roll out the best plays of a position: equity with standard errors."""
         import dataclasses
@@ -171,6 +183,7 @@ def register(app: typer.Typer) -> None:
                     workers=workers or default_workers(),
                     ray_address=ray,
                     vr=vr,
+                    prune=prune,
                 )
             except (ValueError, RuntimeError) as exc:
                 err_console.print(f"[bold red]error:[/] {exc}")

@@ -95,6 +95,47 @@ def rank_0ply(
 
 
 @njit(cache=True, nogil=True)
+def pruned_choice(
+    parent: Any,
+    boards: Any,
+    n: int,
+    w1: Any,
+    b1: Any,
+    w2: Any,
+    b2: Any,
+    ext: Any,
+    single: bool,
+    y: Any,
+    prune: int,
+) -> int:
+    """The best, by the full evaluator, of the ``prune`` plays among ``boards[:n]`` (of
+    the position ``parent``) that the pruning net in ``ext`` (``prune.py``) ranks best;
+    its value into ``y``. -1 when pruning does not apply (``prune`` 0, no pruning net,
+    no more than ``prune`` plays, or no contact in ``parent``): the caller then values
+    all ``n``. A play that wins is taken at once."""
+    if prune <= 0 or n <= prune or ext[7].shape[0] == 0 or is_race(parent):
+        return -1
+    scores = np.empty(n)
+    prune_scores(boards, n, ext[7], ext[8], ext[9], ext[10], single, scores)
+    order = np.argsort(-scores, kind="mergesort")  # stable: ties keep the play order
+    best = -1e9
+    pick = -1
+    cur = np.empty(5)
+    for r in range(prune):
+        i = order[r]
+        evaluate_after(boards[i], w1, b1, w2, b2, ext, cur)
+        if boards[i, 0, 0] == CHECKERS:
+            y[:] = cur
+            return int(i)
+        eq = equity(cur, single)
+        if eq > best:
+            best = eq
+            pick = i
+            y[:] = cur
+    return int(pick)
+
+
+@njit(cache=True, nogil=True)
 def _best_reply_0ply(
     opp: Any,
     d1: int,
@@ -116,20 +157,10 @@ def _best_reply_0ply(
     ``prune`` plays the pruning net (``prune.py``) ranks best are valued by the full
     evaluator, which picks among them."""
     n, _, boards, _ = plays(opp, d1, d2)
+    if pruned_choice(opp, boards, n, w1, b1, w2, b2, ext, single, y, prune) >= 0:
+        return prune + n // PRUNE_COST
     best = -1e9
     cur = np.empty(5)
-    if prune > 0 and n > prune and ext[7].shape[0] > 0 and not is_race(opp):
-        scores = np.empty(n)
-        prune_scores(boards, n, ext[7], ext[8], ext[9], ext[10], single, scores)
-        order = np.argsort(-scores, kind="mergesort")  # stable: ties keep play order
-        for r in range(prune):
-            i = order[r]
-            evaluate_after(boards[i], w1, b1, w2, b2, ext, cur)
-            eq = equity(cur, single)
-            if eq > best:
-                best = eq
-                y[:] = cur
-        return prune + n // PRUNE_COST
     for i in range(n):
         evaluate_after(boards[i], w1, b1, w2, b2, ext, cur)
         eq = equity(cur, single)
@@ -384,25 +415,10 @@ def _pick_0ply(
     """Index of the best of ``parent``'s plays ``boards[:n]`` at 0-ply (a winning play
     at once), the pruning net choosing the ``prune`` plays valued when it applies (as
     in ``_best_reply_0ply``); adds the positions evaluated to ``counter``."""
-    if prune > 0 and n > prune and ext[7].shape[0] > 0 and not is_race(parent):
-        scores = np.empty(n)
-        prune_scores(boards, n, ext[7], ext[8], ext[9], ext[10], single, scores)
-        order = np.argsort(-scores, kind="mergesort")
-        best = -1e9
-        pick = order[0]
-        cur = np.empty(5)
-        for r in range(prune):
-            i = order[r]
-            if boards[i, 0, 0] == CHECKERS:
-                pick = i
-                break
-            evaluate_after(boards[i], w1, b1, w2, b2, ext, cur)
-            eq = equity(cur, single)
-            if eq > best:
-                best = eq
-                pick = i
+    pick = pruned_choice(parent, boards, n, w1, b1, w2, b2, ext, single, np.empty(5), prune)
+    if pick >= 0:
         counter[0] += prune + n // PRUNE_COST
-        return int(pick)
+        return pick
     counter[0] += n
     return _best_play_0ply(boards, n, w1, b1, w2, b2, ext, single)
 
