@@ -341,3 +341,21 @@ def test_a_fit_names_every_teacher_of_its_targets() -> None:
     assert sv.teachers_summary({"gnubg 2-ply", "gnubg 1-ply"}) == "gnubg 1/2-ply"
     mixed = "0.5 gnubg 1-ply + 0.5 dicehall 2-ply (net 056f21a5a154)"
     assert sv.teachers_summary({"gnubg 1-ply", mixed}) == f"gnubg 1-ply; {mixed}"
+
+
+def test_our_own_teacher_with_the_pruning_net(tmp_path, params) -> None:  # type: ignore[no-untyped-def]
+    """``--teacher-prune 6``: the targets are the pruned search's values, and the files
+    say so; the command line refuses the option for gnubg or below 0."""
+    from dicehall.bots.backgammon.search import _evaluate_1ply
+
+    sv.make_positions(tmp_path, 2, 40, 3, 0.1)
+    sv.make_targets(tmp_path, 2, 1, 1, progress=False, teacher="self", prune=6)
+    y, counter = np.empty(5), np.zeros(1, dtype=np.int64)
+    with np.load(tmp_path / "targets-0001.npz") as f:
+        assert str(f["teacher"]).endswith(", pruned to 6)")
+        for k in (0, 39):
+            _evaluate_1ply(f["boards"][k].copy(), *params, False, y, counter, 6)
+            assert np.array_equal(f["targets"][k], y.astype(np.float32))
+    for bad in (["--teacher-prune", "6"], ["--teacher", "self", "--teacher-prune", "-1"]):
+        with pytest.raises(SystemExit):
+            sv.main(["--out", str(tmp_path / "x"), *bad])

@@ -66,8 +66,6 @@ from dicehall.bots.backgammon.features import NUM_INPUTS, encode, is_race
 from dicehall.bots.backgammon.neural import equity
 from dicehall.bots.backgammon.search import (
     choose_0ply,
-    evaluate_1ply,
-    evaluate_2ply,
     evaluate_after,
 )
 from dicehall.games.backgammon.fast import (
@@ -360,35 +358,39 @@ SELF_SHARE = 50
 SELF_PLIES = (0, 1, 2)
 
 
-def _self_label_task(job: tuple[Any, int, bytes]) -> Any:
+def _self_label_task(job: tuple[Any, int, bytes, int]) -> Any:
     """Our net's ``plies``-deep probabilities of each board (mover in row 0), its
     opponent's replies chosen by cubeless money equity as gnubg's cubeless evaluation
-    does; a module-level function, so that a process or a Ray task can run it."""
+    does, the pruning net choosing the ``prune`` plays of each inner roll valued (0:
+    all); a module-level function, so that a process or a Ray task can run it."""
     from dicehall.bots.backgammon.rollout import _params_from
+    from dicehall.bots.backgammon.search import _evaluate_1ply, _evaluate_2ply
 
-    boards, plies, weights = job
+    boards, plies, weights, prune = job
     params = _params_from(weights, True)
     out = np.zeros((boards.shape[0], 5))
+    counter = np.zeros(1, dtype=np.int64)
     for k in range(boards.shape[0]):
         board = boards[k].copy()
         if plies == 0:
             evaluate_after(board, *params, out[k])
         elif plies == 1:
-            evaluate_1ply(board, *params, False, out[k])
+            _evaluate_1ply(board, *params, False, out[k], counter, prune)
         else:
-            evaluate_2ply(board, *params, False, 1, 0.0, out[k])
+            _evaluate_2ply(board, *params, False, 1, 0.0, out[k], counter, 0, prune)
     return out
 
 
-def self_teacher_name(net: Path | None, plies: int) -> str:
-    """How target files name our own teacher: its depth and its net's weights' digest."""
+def self_teacher_name(net: Path | None, plies: int, prune: int = 0) -> str:
+    """How target files name our own teacher: its depth, its net's weights' digest, and
+    its pruning (``prune.py``) if any."""
     import hashlib
 
     from dicehall.bots.backgammon.network import Network
     from dicehall.bots.backgammon.rollout import _weights_bytes
 
     digest = hashlib.sha256(_weights_bytes(Network.load(net))).hexdigest()[:12]
-    return f"dicehall {plies}-ply (net {digest})"
+    return f"dicehall {plies}-ply (net {digest}" + (f", pruned to {prune})" if prune else ")")
 
 
 def _self_targets(
@@ -400,6 +402,7 @@ def _self_targets(
     net: Path | None,
     progress: bool,
     ray_address: str | None,
+    prune: int = 0,
 ) -> None:
     """:func:`make_targets` with our own search as the teacher: each chunk is cut into
     shares of ``SELF_SHARE`` positions, valued by ``procs`` processes (one pool for the
@@ -415,10 +418,12 @@ def _self_targets(
     if plies not in SELF_PLIES:
         raise ValueError(f"our own teacher searches {SELF_PLIES} plies deep, not {plies}")
     weights = _weights_bytes(Network.load(net))
-    name = self_teacher_name(net, plies)
+    name = self_teacher_name(net, plies, prune)
     boards = {i: _boards_of(out, i) for i in todo}
     shares = {i: range(0, boards[i].shape[0], SELF_SHARE) for i in todo}
-    jobs = [(boards[i][s : s + SELF_SHARE], plies, weights) for i in todo for s in shares[i]]
+    jobs = [
+        (boards[i][s : s + SELF_SHARE], plies, weights, prune) for i in todo for s in shares[i]
+    ]
 
     def results() -> Any:
         if ray_address is not None:  # a few chunks a call, so that a stop loses little
@@ -428,7 +433,7 @@ def _self_targets(
         elif procs <= 1:
             yield from map(_self_label_task, jobs)
         else:  # compiled once here, before the fork, not once in every process
-            _self_label_task((jobs[0][0][:1], plies, weights))
+            _self_label_task((jobs[0][0][:1], plies, weights, prune))
             with multiprocessing.get_context("fork").Pool(procs) as pool:
                 yield from pool.imap(_self_label_task, jobs, chunksize=1)
 
@@ -458,12 +463,14 @@ def make_targets(
     ray_address: str | None = None,
     teacher: str = "gnubg",
     net: Path | None = None,
+    prune: int = 0,
 ) -> None:
     """Write ``OUT/targets-NNNN.npz`` for every chunk of positions not yet valued.
 
     The ``teacher`` is GNU Backgammon (``"gnubg"``) or our own search (``"self"``:
     the net in ``net``, default the shipped one, ``plies`` deep; see
-    :func:`_self_targets`). By default ``procs`` gnubg processes here share each
+    :func:`_self_targets`; ``prune`` > 0 lets the pruning net choose the plays of its
+    inner rolls, about 2.5 times as fast). By default ``procs`` gnubg processes here share each
     chunk. With ``ray_address`` (a Ray cluster's address, or ``"local"``) each chunk
     is cut into ``procs`` shares valued by Ray tasks, each with a gnubg of its own on
     whatever machine runs it; gnubg is deterministic, so the targets are the same
@@ -477,7 +484,7 @@ def make_targets(
     if not todo:
         return
     if teacher == "self":
-        _self_targets(out, todo, chunks, plies, procs, net, progress, ray_address)
+        _self_targets(out, todo, chunks, plies, procs, net, progress, ray_address, prune)
         return
     teachers = [] if ray_address else [GnubgTeacher(plies) for _ in range(max(1, procs))]
     stop = threading.Event()
@@ -739,6 +746,13 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--teacher-plies", type=int, default=2, choices=(0, 1, 2, 3))
     parser.add_argument(
+        "--teacher-prune",
+        type=int,
+        default=0,
+        help="--teacher self: value only the N plays of each inner roll the pruning net "
+        "ranks best (0: all)",
+    )
+    parser.add_argument(
         "--gnubg-procs", "--procs", dest="procs", type=int, default=4, help="teacher processes"
     )
     parser.add_argument(
@@ -781,6 +795,8 @@ def main(argv: list[str] | None = None) -> None:
         parser.error("--data-only and --fit-only exclude each other")
     if args.teacher == "self" and args.teacher_plies not in SELF_PLIES:
         parser.error(f"--teacher self searches {', '.join(map(str, SELF_PLIES))} plies deep")
+    if args.teacher_prune < 0 or (args.teacher_prune and args.teacher != "self"):
+        parser.error("--teacher-prune is a number of plays (>= 0), for --teacher self only")
     if args.blend:
         if not 0.0 <= args.blend_weight <= 1.0:
             parser.error("--blend-weight is a share, between 0 and 1")
@@ -812,6 +828,7 @@ def main(argv: list[str] | None = None) -> None:
             ray_address=args.ray,
             teacher=args.teacher,
             net=args.teacher_net,
+            prune=args.teacher_prune,
         )
     if args.data_only:
         return
