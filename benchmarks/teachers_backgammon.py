@@ -8,7 +8,9 @@ says, errors included, so the teacher decides how good the net can get. This val
 first ``--positions`` boards of the reference set (by default 8,000 contact positions
 valued by gnubg 2-ply, cubeless) by every teacher at hand:
 
-* our own search with ``--net`` (default: the shipped net) at 0, 1 and 2 plies;
+* our own search with ``--net`` (default: the shipped net) at 0, 1 and 2 plies, and at
+  1 and 2 plies again with the pruning net choosing the plays of its inner rolls
+  (``--prune``, default 6; 0 leaves these rows out);
 * gnubg at 0 and 1 ply (when ``/usr/games/gnubg`` is installed);
 * the blends of our 2-ply with gnubg 1-ply at 30%, 50% and 70%.
 
@@ -43,15 +45,19 @@ def errors(values: Any, reference: Any) -> tuple[float, float]:
     return win, float(np.abs(money(values) - money(reference)).mean())
 
 
-def ours(boards: Any, plies: int, net: str | None, procs: int) -> Any:
-    """Our search's values of ``boards`` at ``plies``, as ``supervised --teacher self``."""
+def ours(boards: Any, plies: int, net: str | None, procs: int, prune: int = 0) -> Any:
+    """Our search's values of ``boards`` at ``plies``, as ``supervised --teacher self``
+    (``--teacher-prune prune``)."""
     from dicehall.bots.backgammon.network import Network
     from dicehall.bots.backgammon.rollout import _weights_bytes, run_tasks
     from dicehall.bots.backgammon.supervised import SELF_SHARE, _self_label_task
 
     weights = _weights_bytes(Network.load(net))
-    jobs = [(boards[s : s + SELF_SHARE], plies, weights) for s in range(0, len(boards), SELF_SHARE)]
-    _self_label_task((boards[:1], plies, weights))  # compiled before the processes fork
+    jobs = [
+        (boards[s : s + SELF_SHARE], plies, weights, prune)
+        for s in range(0, len(boards), SELF_SHARE)
+    ]
+    _self_label_task((boards[:1], plies, weights, prune))  # compiled before the processes fork
     return np.concatenate(run_tasks(_self_label_task, jobs, procs, None))
 
 
@@ -72,6 +78,9 @@ def main() -> None:
     parser.add_argument("--procs", type=int, default=2)
     parser.add_argument("--net", default=None, help="our teacher's weights (default: shipped)")
     parser.add_argument("--reference", type=Path, default=REFERENCE)
+    parser.add_argument(
+        "--prune", type=int, default=6, help="our 1- and 2-ply again with the pruning net (0: not)"
+    )
     args = parser.parse_args()
     if args.positions < 1 or args.procs < 1:
         parser.error("--positions and --procs must be >= 1")
@@ -91,6 +100,10 @@ def main() -> None:
         start = time.perf_counter()
         values = ours(boards, plies, args.net, args.procs)
         show(f"dicehall {plies}-ply", values, time.perf_counter() - start)
+    for plies in (1, 2) if args.prune > 0 else ():
+        start = time.perf_counter()
+        values = ours(boards, plies, args.net, args.procs, args.prune)
+        show(f"dicehall {plies}-ply pruned {args.prune}", values, time.perf_counter() - start)
     if shutil.which("/usr/games/gnubg"):
         for plies in (0, 1):
             start = time.perf_counter()
@@ -100,6 +113,9 @@ def main() -> None:
         for share in (0.3, 0.5, 0.7):
             mix = share * found["dicehall 2-ply"] + (1.0 - share) * found["gnubg 1-ply"]
             show(f"{share:g} dicehall 2 + gnubg 1", mix, 0.0)
+        if args.prune > 0:
+            mix = 0.5 * found[f"dicehall 2-ply pruned {args.prune}"] + 0.5 * found["gnubg 1-ply"]
+            show("0.5 dicehall 2 pruned + gnubg 1", mix, 0.0)
     else:
         print("gnubg is not installed (apt-get install gnubg): its rows are left out")
 
