@@ -168,11 +168,12 @@ def test_training_resumes_bit_for_bit(tmp_path: Path, sample) -> None:  # type: 
 
 
 def _full3(board: np.ndarray, single: bool, prune_: int) -> np.ndarray:
-    from dicehall.bots.backgammon.search import _evaluate_3ply_full
+    from dicehall.bots.backgammon.search import _evaluate_3ply
 
     y = np.zeros(5)
     counter = np.zeros(1, dtype=np.int64)
-    assert _evaluate_3ply_full(board, *Network.load().params(), single, y, counter, 0, prune_)
+    params = Network.load().params()
+    assert _evaluate_3ply(board, *params, single, y, counter, 0, True, prune_)
     return y
 
 
@@ -192,7 +193,7 @@ def test_full_3ply_known_answers(cut: int) -> None:
 
 def test_full_3ply_stage_values_the_best_two_2ply_plays() -> None:
     """``expert-full3`` with a wide margin and no budget: the two best plays of the pruned
-    2-ply get depth 3 and exactly ``_evaluate_3ply_full``'s values; the rest keep theirs.
+    2-ply get depth 3 and exactly the full ``_evaluate_3ply``'s values; the rest keep theirs.
     Out of budget, or with margin 0, it is the pruned expert."""
     from dataclasses import replace
 

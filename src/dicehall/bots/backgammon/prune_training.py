@@ -30,6 +30,7 @@ from dicehall.bots.backgammon.features import CHEAP_INPUTS, encode_base, is_race
 from dicehall.bots.backgammon.neural import NUM_OUTPUTS, equity
 from dicehall.bots.backgammon.prune import PRUNE_OUTPUTS
 from dicehall.bots.backgammon.search import evaluate_after
+from dicehall.bots.backgammon.supervised import adam_step, load_checkpoint, save_checkpoint
 from dicehall.games.backgammon.fast import outcome, plays, roll_dice, start_board, swap
 
 # numba caches a kernel by its own file only: edit this file when features.encode changes
@@ -154,15 +155,7 @@ def fit(
     out.mkdir(parents=True, exist_ok=True)
     ckpt = out / CHECKPOINT
     if resume and ckpt.exists():
-        with np.load(ckpt) as f:
-            meta = json.loads(str(f["meta"]))
-            weights = [f[f"w{k}"] for k in range(4)]
-            m = [f[f"m{k}"] for k in range(4)]
-            v = [f[f"v{k}"] for k in range(4)]
-            step = int(f["step"])
-        if meta["seed"] != seed or meta["hidden"] != hidden:
-            raise ValueError(f"{ckpt} was made with {meta}; pass the same --seed and --hidden")
-        epoch = int(meta["epoch"])
+        weights, m, v, step, epoch = load_checkpoint(ckpt, seed, hidden)
     else:
         rng = np.random.default_rng([seed, 1])
         weights = [
@@ -194,19 +187,9 @@ def fit(
             dh = (dz @ weights[2].T) * h * (1.0 - h)
             grads = [x[idx].T @ dh, dh.sum(axis=0), h.T @ dz, np.zeros(PRUNE_OUTPUTS)]
             step += 1
-            c1, c2 = 1.0 - 0.9**step, 1.0 - 0.999**step
-            for k in range(4):
-                m[k] = 0.9 * m[k] + 0.1 * grads[k]
-                v[k] = 0.999 * v[k] + 0.001 * grads[k] ** 2
-                weights[k] = weights[k] - a * (m[k] / c1) / (np.sqrt(v[k] / c2) + 1e-8)
+            adam_step(weights, m, v, grads, step, a)
         epoch += 1
-        meta = {"epoch": epoch, "seed": seed, "hidden": hidden}
-        arrays = {f"w{k}": weights[k] for k in range(4)}
-        arrays |= {f"m{k}": m[k] for k in range(4)} | {f"v{k}": v[k] for k in range(4)}
-        tmp = ckpt.with_suffix(".tmp")
-        with tmp.open("wb") as fh:
-            np.savez(fh, meta=np.array(json.dumps(meta)), step=np.array(step), **arrays)
-        tmp.replace(ckpt)
+        save_checkpoint(ckpt, {"epoch": epoch, "seed": seed, "hidden": hidden}, step, weights, m, v)
         line = {"epoch": epoch, "lr": round(a, 6), "train_mse": total / (2 * x.shape[0])}
         with (out / "log.jsonl").open("a") as log:
             log.write(json.dumps(line) + "\n")

@@ -353,52 +353,6 @@ def _evaluate_2ply_rolls(
 
 
 @njit(cache=True, nogil=True)
-def _evaluate_3ply(
-    board: Any,
-    w1: Any,
-    b1: Any,
-    w2: Any,
-    b2: Any,
-    ext: Any,
-    single: bool,
-    y: Any,
-    counter: Any,
-    budget: int,
-) -> bool:
-    """3-ply into ``y``, the two inner chance layers reduced: over all 21 rolls the
-    opponent plays his best reply at 0-ply, valued by ``_evaluate_2ply_rolls``.
-    False (``y`` unusable) if ``counter`` passed ``budget`` (> 0) before a roll."""
-    if board[0, 0] == CHECKERS:
-        evaluate_after(board, w1, b1, w2, b2, ext, y)
-        return True
-    opp = swap(board)
-    cur = np.empty(5)
-    mine = np.empty(5)
-    y[:] = 0.0
-    for r in range(ROLLS.shape[0]):
-        if budget > 0 and counter[0] > budget:
-            return False
-        n, _, boards, _ = plays(opp, ROLLS[r, 0], ROLLS[r, 1])
-        counter[0] += n
-        i = _best_play_0ply(boards, n, w1, b1, w2, b2, ext, single)
-        _evaluate_2ply_rolls(boards[i], w1, b1, w2, b2, ext, single, cur, counter)
-        flip(cur, mine)
-        y += ROLL_WEIGHTS[r] * mine
-    return True
-
-
-@njit(cache=True, nogil=True)
-def evaluate_3ply(
-    board: Any, w1: Any, b1: Any, w2: Any, b2: Any, ext: Any, single: bool, y: Any
-) -> int:
-    """Reduced 3-ply probabilities of the position after a play (``_evaluate_3ply``);
-    returns the positions evaluated."""
-    counter = np.zeros(1, dtype=np.int64)
-    _evaluate_3ply(board, w1, b1, w2, b2, ext, single, y, counter, 0)
-    return int(counter[0])
-
-
-@njit(cache=True, nogil=True)
 def _pick_0ply(
     parent: Any,
     boards: Any,
@@ -424,7 +378,7 @@ def _pick_0ply(
 
 
 @njit(cache=True, nogil=True)
-def _evaluate_3ply_full(
+def _evaluate_3ply(
     board: Any,
     w1: Any,
     b1: Any,
@@ -435,12 +389,15 @@ def _evaluate_3ply_full(
     y: Any,
     counter: Any,
     budget: int,
+    full: bool,
     prune: int,
 ) -> bool:
-    """Full 3-ply into ``y``: over all 21 rolls the opponent plays his best reply at
-    0-ply, valued at 2-ply (his replies to it at 1-ply, all 21 rolls at every chance
-    layer); ``prune`` as in ``_best_reply_0ply`` at every 0-ply choice. False (``y``
-    unusable) if ``counter`` passed ``budget`` (> 0) before a roll."""
+    """3-ply into ``y``: over all 21 rolls the opponent plays his best reply at 0-ply,
+    valued at 2-ply. Reduced (``full`` False): the two inner chance layers have 8
+    rolls each (``_evaluate_2ply_rolls``). Full: all 21 at every layer (his replies
+    to it at 1-ply, ``_evaluate_2ply``), with ``prune`` as in ``_best_reply_0ply`` at
+    every 0-ply choice. False (``y`` unusable) if ``counter`` passed ``budget`` (> 0)
+    before a roll."""
     if board[0, 0] == CHECKERS:
         evaluate_after(board, w1, b1, w2, b2, ext, y)
         return True
@@ -453,10 +410,24 @@ def _evaluate_3ply_full(
             return False
         n, _, boards, _ = plays(opp, ROLLS[r, 0], ROLLS[r, 1])
         i = _pick_0ply(opp, boards, n, w1, b1, w2, b2, ext, single, counter, prune)
-        _evaluate_2ply(boards[i], w1, b1, w2, b2, ext, single, 1, 0.1, cur, counter, 0, prune)
+        if full:
+            _evaluate_2ply(boards[i], w1, b1, w2, b2, ext, single, 1, 0.1, cur, counter, 0, prune)
+        else:
+            _evaluate_2ply_rolls(boards[i], w1, b1, w2, b2, ext, single, cur, counter)
         flip(cur, mine)
         y += ROLL_WEIGHTS[r] * mine
     return True
+
+
+@njit(cache=True, nogil=True)
+def evaluate_3ply(
+    board: Any, w1: Any, b1: Any, w2: Any, b2: Any, ext: Any, single: bool, y: Any
+) -> int:
+    """Reduced 3-ply probabilities of the position after a play (``_evaluate_3ply``);
+    returns the positions evaluated."""
+    counter = np.zeros(1, dtype=np.int64)
+    _evaluate_3ply(board, w1, b1, w2, b2, ext, single, y, counter, 0, False, 0)
+    return int(counter[0])
 
 
 @njit(cache=True, nogil=True)
@@ -518,8 +489,8 @@ def analyse(
     the ``prune`` plays of each inner roll that the full net values
     (``_best_reply_0ply``): several times fewer full evaluations.
 
-    ``full3`` makes the third stage (``keep3``) a full 3-ply (``_evaluate_3ply_full``,
-    all 21 rolls at every chance layer) instead of the reduced one; it is affordable
+    ``full3`` makes the third stage (``keep3``) a full 3-ply (``_evaluate_3ply``, all
+    21 rolls at every chance layer) instead of the reduced one; it is affordable
     only with ``prune``.
     """
     n, _, boards, _ = plays(board, d1, d2)
@@ -656,13 +627,9 @@ def _close_calls_3ply(
         i = cand[order[rank]]
         if eqs[i] < top - margin3:
             break
-        if full3:
-            ok = _evaluate_3ply_full(
-                boards[i], w1, b1, w2, b2, ext, single, values[k], counter, budget3, prune
-            )
-        else:
-            ok = _evaluate_3ply(boards[i], w1, b1, w2, b2, ext, single, values[k], counter, budget3)
-        if not ok:
+        if not _evaluate_3ply(
+            boards[i], w1, b1, w2, b2, ext, single, values[k], counter, budget3, full3, prune
+        ):
             break
         done[k] = i
         k += 1

@@ -421,9 +421,7 @@ def _self_targets(
     name = self_teacher_name(net, plies, prune)
     boards = {i: _boards_of(out, i) for i in todo}
     shares = {i: range(0, boards[i].shape[0], SELF_SHARE) for i in todo}
-    jobs = [
-        (boards[i][s : s + SELF_SHARE], plies, weights, prune) for i in todo for s in shares[i]
-    ]
+    jobs = [(boards[i][s : s + SELF_SHARE], plies, weights, prune) for i in todo for s in shares[i]]
 
     def results() -> Any:
         if ray_address is not None:  # a few chunks a call, so that a stop loses little
@@ -629,6 +627,50 @@ def _errors(x: Any, t: Any, weights: list[Any]) -> dict[str, float]:
     }
 
 
+def adam_step(
+    weights: list[Any], m: list[Any], v: list[Any], grads: list[Any], step: int, lr: float
+) -> None:
+    """One Adam update (0.9, 0.999, 1e-8) of ``weights`` and its moments, in place;
+    ``step`` counts from 1."""
+    b1_, b2_, eps = 0.9, 0.999, 1e-8
+    c1, c2 = 1.0 - b1_**step, 1.0 - b2_**step
+    for k in range(len(weights)):
+        m[k] = b1_ * m[k] + (1.0 - b1_) * grads[k]
+        v[k] = b2_ * v[k] + (1.0 - b2_) * grads[k] ** 2
+        weights[k] = weights[k] - lr * (m[k] / c1) / (np.sqrt(v[k] / c2) + eps)
+
+
+def save_checkpoint(
+    path: Path,
+    meta: dict[str, Any],
+    step: int,
+    weights: list[Any],
+    m: list[Any],
+    v: list[Any],
+) -> None:
+    """A fit's state, float64 with Adam's moments, so that a resumed fit goes on bit
+    for bit; ``meta`` has at least the epoch, the seed and the width (``hidden``)."""
+    arrays = {f"w{k}": weights[k] for k in range(4)}
+    arrays |= {f"m{k}": m[k] for k in range(4)} | {f"v{k}": v[k] for k in range(4)}
+    _save(path, meta=np.array(json.dumps(meta)), step=np.array(step), **arrays)
+
+
+def load_checkpoint(
+    path: Path, seed: int, hidden: int
+) -> tuple[list[Any], list[Any], list[Any], int, int]:
+    """``(weights, m, v, step, epoch)`` from ``save_checkpoint``'s file; raises
+    ``ValueError`` when it was made with another seed or width."""
+    with np.load(path) as f:
+        meta = json.loads(str(f["meta"]))
+        weights = [f[f"w{k}"] for k in range(4)]
+        m = [f[f"m{k}"] for k in range(4)]
+        v = [f[f"v{k}"] for k in range(4)]
+        step = int(f["step"])
+    if meta["seed"] != seed or meta["hidden"] != hidden:
+        raise ValueError(f"{path} was made with {meta}; pass the same --seed and --hidden")
+    return weights, m, v, step, int(meta["epoch"])
+
+
 def fit(
     out: Path,
     boards: Any,
@@ -654,15 +696,7 @@ def fit(
     xte, tte = x[-holdout:], targets[-holdout:]
     epoch = 0
     if resume and ckpt.exists():
-        with np.load(ckpt) as f:
-            meta = json.loads(str(f["meta"]))
-            weights = [f[f"w{k}"] for k in range(4)]
-            m = [f[f"m{k}"] for k in range(4)]
-            v = [f[f"v{k}"] for k in range(4)]
-            step = int(f["step"])
-        if meta["seed"] != seed or meta["hidden"] != hidden:
-            raise ValueError(f"{ckpt} was made with {meta}; pass the same --seed and --hidden")
-        epoch = int(meta["epoch"])
+        weights, m, v, step, epoch = load_checkpoint(ckpt, seed, hidden)
     else:
         weights = start_weights(hidden, seed, start)
         m = [np.zeros_like(w) for w in weights]
@@ -673,7 +707,6 @@ def fit(
         with (out / "log.jsonl").open("a") as log:
             log.write(json.dumps(line) + "\n")
         print(json.dumps(line), flush=True)
-    b1_, b2_, eps = 0.9, 0.999, 1e-8
     session = 0
     while epoch < epochs and (stop_after is None or session < stop_after):
         session += 1
@@ -690,17 +723,11 @@ def fit(
             dh = (dz @ weights[2].T) * h * (1.0 - h)
             grads = [xb.T @ dh, dh.sum(axis=0), h.T @ dz, dz.sum(axis=0)]
             step += 1
-            c1, c2 = 1.0 - b1_**step, 1.0 - b2_**step
-            for k in range(4):
-                m[k] = b1_ * m[k] + (1.0 - b1_) * grads[k]
-                v[k] = b2_ * v[k] + (1.0 - b2_) * grads[k] ** 2
-                weights[k] = weights[k] - a * (m[k] / c1) / (np.sqrt(v[k] / c2) + eps)
+            adam_step(weights, m, v, grads, step, a)
         epoch += 1
         test = _errors(xte, tte, weights)
         meta = {"epoch": epoch, "seed": seed, "hidden": hidden, "positions": int(x.shape[0])}
-        arrays = {f"w{k}": weights[k] for k in range(4)}
-        arrays |= {f"m{k}": m[k] for k in range(4)} | {f"v{k}": v[k] for k in range(4)}
-        _save(ckpt, meta=np.array(json.dumps(meta)), step=np.array(step), **arrays)
+        save_checkpoint(ckpt, meta, step, weights, m, v)
         line = {"epoch": epoch, "lr": round(a, 6), "train_mse": total / (5 * xtr.shape[0])}
         line |= {"holdout_mse": test["mse"], "holdout_win_mae": test["win_mae"]}
         with (out / "log.jsonl").open("a") as log:
