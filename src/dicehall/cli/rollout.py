@@ -89,7 +89,7 @@ def rollout_table(
     order = sorted(range(len(results)), key=lambda k: -results[k].equity)
     how = f"{trials} trials" + (f", truncated at {truncate} plies" if truncate else "")
     how += ", variance reduction" if vr else ""
-    how += f", pruned to {prune} plays a roll" if prune else ""
+    how += f", pruned to {prune}" if prune else ""
     table = Table(
         title=f"rollout: {state.dice[0]}-{state.dice[1]} ({how}, seed {seed}; "
         f"{'single game' if single else 'money, cubeless'} equity)",

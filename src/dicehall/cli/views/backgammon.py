@@ -166,8 +166,9 @@ def cube_hint(state: State) -> Table | None:
 
 
 #: what ``hint --rollout`` spends: 216 trials of each of the 5 best plays, truncated
-#: after 10 plies, with variance reduction (a few seconds a play on one core)
-HINT_ROLLOUT = {"candidates": 5, "trials": 216, "truncate": 10}
+#: after 10 plies, with variance reduction, each side valuing the 6 plays of a roll the
+#: pruning net ranks best (a few seconds a play on one core)
+HINT_ROLLOUT = {"candidates": 5, "trials": 216, "truncate": 10, "prune": 6}
 
 
 def rollout_hint(state: State) -> Table | None:
