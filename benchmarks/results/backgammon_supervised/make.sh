@@ -456,3 +456,13 @@ python benchmarks/strength_backgammon.py expert gnubg:0 --games 2000 --seed 1 --
     --every 50 --out benchmarks/results/strength_expertprune_gnubg0_seed1.jsonl --resume
 python benchmarks/paired_backgammon.py benchmarks/results/strength_expertprune_gnubg0_seed1.jsonl \
     benchmarks/results/strength_expert_gnubg0_12d.jsonl
+#     the (pruned) expert against pubeval on seed 1, paired with 12d's unpruned run of step 14;
+#     and the yardstick of gnubg's 2-ply playing for wins against gnubg 0-ply (both --resume)
+python benchmarks/strength_backgammon.py expert pubeval --games 2000 --seed 1 --workers 2 \
+    --every 100 --out benchmarks/results/strength_expertprune_pubeval_seed1.jsonl --resume
+python benchmarks/paired_backgammon.py benchmarks/results/strength_expertprune_pubeval_seed1.jsonl \
+    benchmarks/results/strength_expert_pubeval_12d.jsonl
+python benchmarks/strength_backgammon.py gnubg:2:dmp gnubg:0 --games 2000 --seed 1 --workers 1 \
+    --every 50 --out benchmarks/results/strength_gnubg2dmp_gnubg0_seed1.jsonl --resume
+python benchmarks/rollout_backgammon.py --positions 8 --trials 324
+python benchmarks/teachers_backgammon.py --positions 1000 --procs 1
