@@ -201,9 +201,9 @@ for s in 1 5 3; do
       --weights $R/9d_sup4_32ep.npz --out runs/strength_seed${s}_9d.jsonl --resume
 done
 python benchmarks/strength_backgammon.py 0ply pubeval --games 10000 --seed 1 --weights $R/9d_sup4_32ep.npz
-python benchmarks/strength_backgammon.py expert gnubg:0 --games 2000 --seed 1 --workers 1 \
+python benchmarks/strength_backgammon.py expert-unpruned gnubg:0 --games 2000 --seed 1 --workers 1 \
     --weights $R/9d_sup4_32ep.npz --out benchmarks/results/strength_expert_gnubg0_9d.jsonl --resume
-python benchmarks/strength_backgammon.py expert pubeval --games 2000 --seed 1 --workers 1 \
+python benchmarks/strength_backgammon.py expert-unpruned pubeval --games 2000 --seed 1 --workers 1 \
     --weights $R/9d_sup4_32ep.npz --out benchmarks/results/strength_expert_pubeval_9d.jsonl --resume
 
 # 10. (5 Dec 2026, late morning, 2-core machine shared with another session) longer fits
@@ -231,9 +231,9 @@ python benchmarks/search_backgammon.py expert expert:reply_keep=2 expert:keep2=5
     --positions 400 --cache runs/search_cache.json --out runs/search_a.json
 python benchmarks/search_backgammon.py expert expert:budget=100000 expert:budget=70000 \
     --positions 400 --cache runs/search_cache.json --out runs/search_b.json
-python benchmarks/strength_backgammon.py expert gnubg:0 --games 2000 --seed 1 --workers 1 \
+python benchmarks/strength_backgammon.py expert-unpruned gnubg:0 --games 2000 --seed 1 --workers 1 \
     --weights $R/9d_sup4_32ep.npz --out benchmarks/results/strength_expert_gnubg0_9d.jsonl --resume
-python benchmarks/strength_backgammon.py expert pubeval --games 2000 --seed 1 --workers 1 \
+python benchmarks/strength_backgammon.py expert-unpruned pubeval --games 2000 --seed 1 --workers 1 \
     --weights $R/9d_sup4_32ep.npz --out benchmarks/results/strength_expert_pubeval_9d.jsonl --resume
 # 10d. 10b at 0-ply against gnubg 0-ply on the dice of step 8e's seeds 1 and 5 (seed 3 not
 #      played); the result files are committed under benchmarks/results/
@@ -420,9 +420,9 @@ python benchmarks/paired_backgammon.py $(for s in 1 5 3 7; do
 #     the same dice: gnubg's 2-ply against pubeval for money (stopped at 1,264) and for
 #     wins (gnubg:2:dmp, a 1-point match's cube information; stopped at 1,370); our
 #     0-ply against gnubg 0-ply playing for wins on seeds 1 and 5. All --resume.
-python benchmarks/strength_backgammon.py expert gnubg:0 --games 2000 --seed 1 --workers 2 \
+python benchmarks/strength_backgammon.py expert-unpruned gnubg:0 --games 2000 --seed 1 --workers 2 \
     --every 50 --weights $R/12d_blend_96ep.npz --out benchmarks/results/strength_expert_gnubg0_12d.jsonl --resume
-python benchmarks/strength_backgammon.py expert pubeval --games 2000 --seed 1 --workers 1 \
+python benchmarks/strength_backgammon.py expert-unpruned pubeval --games 2000 --seed 1 --workers 1 \
     --every 100 --weights $R/12d_blend_96ep.npz --out benchmarks/results/strength_expert_pubeval_12d.jsonl --resume
 python benchmarks/strength_backgammon.py gnubg:2 pubeval --games 2000 --seed 1 --workers 1 \
     --every 100 --out benchmarks/results/strength_gnubg2_pubeval_seed1.jsonl --resume
@@ -437,6 +437,9 @@ python benchmarks/paired_backgammon.py benchmarks/results/strength_expert_gnubg0
     benchmarks/results/strength_expert_gnubg0_9d.jsonl
 python benchmarks/paired_backgammon.py benchmarks/results/strength_expert_pubeval_12d.jsonl \
     benchmarks/results/strength_gnubg2dmp_pubeval_seed1.jsonl
+
+# (Since 6 Dec 2026 "expert" has the pruning net; the runs above were played by what is now
+#  "expert-unpruned", and their files' headers say so, so that --resume goes on with it.)
 
 # 15. (6 Dec 2026, session 15) a pruning net, distilled from the shipped evaluator
 #     (src/dicehall/bots/backgammon/prune_weights.npz; the data and fit take minutes;
