@@ -44,8 +44,8 @@ def sigmoid(z: float) -> float:
 
 
 @njit(cache=True, nogil=True)
-def forward(x: Any, w1: Any, b1: Any, w2: Any, b2: Any, h: Any, y: Any) -> None:
-    """Hidden activations into ``h`` and outputs into ``y``; skips zero inputs."""
+def hidden_layer(x: Any, w1: Any, b1: Any, h: Any) -> None:
+    """Sigmoid hidden activations of inputs ``x`` into ``h``; skips zero inputs."""
     nh = b1.shape[0]
     h[:] = b1
     for i in range(x.shape[0]):
@@ -55,6 +55,13 @@ def forward(x: Any, w1: Any, b1: Any, w2: Any, b2: Any, h: Any, y: Any) -> None:
                 h[j] += xi * w1[i, j]
     for j in range(nh):
         h[j] = sigmoid(h[j])
+
+
+@njit(cache=True, nogil=True)
+def forward(x: Any, w1: Any, b1: Any, w2: Any, b2: Any, h: Any, y: Any) -> None:
+    """Hidden activations into ``h`` and outputs into ``y``; skips zero inputs."""
+    nh = b1.shape[0]
+    hidden_layer(x, w1, b1, h)
     # the five outputs in registers, w2 read row by row (it is (hidden, 5), C order)
     z0, z1, z2, z3, z4 = b2[0], b2[1], b2[2], b2[3], b2[4]
     for j in range(nh):

@@ -43,7 +43,7 @@ import numpy as np
 from numba import njit
 
 from dicehall.bots.backgammon.features import CHEAP_INPUTS, encode_base
-from dicehall.bots.backgammon.neural import sigmoid
+from dicehall.bots.backgammon.neural import hidden_layer
 from dicehall.games.backgammon.fast import CHECKERS
 
 PRUNE_WEIGHTS = "prune_weights.npz"
@@ -69,15 +69,10 @@ def prune_scores(
             continue
         x[:] = 0.0
         encode_base(boards[i], x)
-        h[:] = pb1
-        for k in range(CHEAP_INPUTS):
-            xk = x[k]
-            if xk != 0.0:
-                for j in range(nh):
-                    h[j] += xk * pw1[k, j]
+        hidden_layer(x, pw1, pb1, h)
         z = pb2[col]
         for j in range(nh):
-            z += sigmoid(h[j]) * pw2[j, col]
+            z += h[j] * pw2[j, col]
         out[i] = z
 
 
