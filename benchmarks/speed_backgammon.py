@@ -21,7 +21,8 @@ Prints, per CPU-second (time.process_time, so other load on the machine counts l
   ``chance_outcomes()`` weights for OpenSpiel)
   - ours compiled (``fast.random_games``), ours through the protocol
     (``legal_actions()`` / ``apply()``), OpenSpiel's Python loop
-* evaluations/s: position evaluations (the neural net at 0-ply; pubeval)
+* evaluations/s: position evaluations (the neural net at 0-ply; the pruning net,
+  whose cost against the full net's is what ``search.PRUNE_COST`` assumes; pubeval)
 
 and the ratio of ours to OpenSpiel. Without OpenSpiel the positions come from our
 own random games and only our figures are printed. The first compilation of numba
@@ -188,6 +189,18 @@ def ours(positions: list[tuple[Any, int, int]], games: int, repeats: int) -> dic
     count = sum(a[0] for a in after_sets)
     dt, _ = timed(lambda: [rank_0ply(a[2], a[0], *net.params(), True) for a in after_sets])
     res[f"evaluations/s (net {net.hidden} hidden, 0-ply)"] = count / dt
+    from dicehall.bots.backgammon.prune import prune_scores
+
+    ext = net.params()[4]
+    scores = np.empty(max(a[0] for a in after_sets))
+
+    def pruner() -> None:
+        for n, _, boards, _ in after_sets:
+            prune_scores(boards, n, ext[7], ext[8], ext[9], ext[10], True, scores)
+
+    pruner()  # compile once
+    dt, _ = timed(pruner)
+    res["evaluations/s (pruning net, as the search calls it)"] = count / dt
     score(after_sets[0][2][0], False)
 
     def pub() -> None:
@@ -260,6 +273,14 @@ def main() -> None:
     )
     for key, value in mine.items():
         print(f"  ours      {key:48} {value:12,.0f}")
+    from dicehall.bots.backgammon.search import PRUNE_COST
+
+    full = next(v for k, v in mine.items() if k.startswith("evaluations/s (net"))
+    cost = full / mine["evaluations/s (pruning net, as the search calls it)"]
+    print(
+        f"  a pruning-net evaluation costs 1/{1 / cost:.1f} of a full one "
+        f"(search.PRUNE_COST counts 1/{PRUNE_COST})"
+    )
     if theirs is None:
         print("  OpenSpiel not installed (pip install open-spiel): no comparison")
         return

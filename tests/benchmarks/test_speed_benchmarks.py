@@ -66,4 +66,5 @@ def test_speed_scripts_print_their_figures() -> None:
     )
     assert out.returncode == 0, out.stderr
     assert "positions, protocol" in out.stdout and "random games, protocol" in out.stdout
+    assert "a pruning-net evaluation costs 1/" in out.stdout
     assert pyspiel is not None
