@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from load_server import free_port, percentiles
+from load_server import free_port, percentiles, wait_for_server
 from websockets.asyncio.client import ClientConnection, connect
 
 
@@ -146,16 +146,7 @@ def main() -> None:
     server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, start_new_session=True)
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.time() + 180
-        while True:
-            try:
-                if httpx.get(f"{base}/api/protocol", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if server.poll() is not None or time.time() > deadline:
-                raise SystemExit("the server did not start")
-            time.sleep(0.5)
+        wait_for_server(base, server)
         asyncio.run(probe(base, 5, 0, args.level))  # warm up (compiles, caches)
         alone: list[float] = []
         busy: list[float] = []

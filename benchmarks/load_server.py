@@ -309,6 +309,21 @@ def set_autogroup_nice(nice: int, server_pid: int) -> None:
     print(f"autogroups: {groups}")
 
 
+def wait_for_server(base: str, server: subprocess.Popen[bytes], seconds: float = 180) -> None:
+    """Return once the server at ``base`` answers ``/api/protocol``; SystemExit if its
+    process ends first or ``seconds`` pass (the first start compiles for a while)."""
+    deadline = time.time() + seconds
+    while True:
+        try:
+            if httpx.get(f"{base}/api/protocol", timeout=2).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        if server.poll() is not None or time.time() > deadline:
+            raise SystemExit("the server did not start")
+        time.sleep(0.5)
+
+
 def percentiles(xs: list[float]) -> str:
     if not xs:
         return "none"
@@ -514,16 +529,7 @@ def main() -> None:
         set_autogroup_nice(args.autogroup_nice, server.pid)
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.time() + 180
-        while True:
-            try:
-                if httpx.get(f"{base}/api/protocol", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if server.poll() is not None or time.time() > deadline:
-                raise SystemExit("the server did not start")
-            time.sleep(0.5)
+        wait_for_server(base, server)
         asyncio.run(measure(args, base, server.pid))
     finally:
         os.killpg(server.pid, signal.SIGTERM)
